@@ -1,0 +1,29 @@
+EXTENSION = uuidv7
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+
+MODULE_big = uuidv7
+OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
+	src/bounds.o src/domain.o
+
+# the install script is hand-edited in sql/uuidv7.sql and copied per release
+DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
+DATA = $(wildcard sql/$(EXTENSION)--*--*.sql)
+
+REGRESS = generate extract bounds domain planner compat errors
+REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+
+PG_CONFIG ?= pg_config
+
+# The server headers count as system headers, so that -Wextra judges our code
+# and not theirs; make WERROR=1 turns every warning into an error.
+PG_CPPFLAGS = -isystem $(shell $(PG_CONFIG) --includedir-server) \
+	-DUUIDV7_VERSION=\"$(EXTVERSION)\"
+PG_CFLAGS = -Wall -Wextra $(if $(WERROR),-Werror)
+
+EXTRA_CLEAN = $(DATA_built)
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+sql/$(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql
+	cp $< $@

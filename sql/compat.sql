@@ -1,0 +1,49 @@
+-- compatibility with core: what the extension creates, and core's semantics
+-- for the functions it provides on servers that lack them.
+-- The results below are those of PostgreSQL 18, and of every server from 13
+-- to 16 where the extension provides the functions.  PostgreSQL 17's own
+-- uuid_extract_timestamp() reads only version 1 (NULL for version 7).
+SET TimeZone = 'UTC';
+SET DateStyle = 'ISO';
+
+-- each of core's names is served by core or by the extension, never both
+SELECT sig,
+	(pg_catalog.to_regprocedure('pg_catalog.' || sig) IS NOT NULL)
+	<> (pg_catalog.to_regprocedure('public.' || sig) IS NOT NULL) AS exactly_one_provider
+FROM unnest(ARRAY['uuidv7()', 'uuidv7(interval)', 'uuid_extract_timestamp(uuid)',
+				  'uuid_extract_version(uuid)']) AS sig;
+
+-- what the extension owns: every function with its volatility, strictness
+-- and parallel safety, and a comment on every object (core's names left out,
+-- as they exist on some servers only)
+SELECT pg_describe_object(classid, objid, 0) AS object,
+	p.provolatile AS volatility, p.proisstrict AS strict, p.proparallel AS parallel,
+	obj_description(objid, classid::regclass::name) IS NOT NULL AS commented
+FROM pg_depend d LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+WHERE d.refclassid = 'pg_extension'::regclass
+	AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'uuidv7')
+	AND d.deptype = 'e'
+	AND coalesce(p.proname NOT IN ('uuidv7', 'uuid_extract_timestamp', 'uuid_extract_version'), true)
+ORDER BY 1;
+
+-- uuidv7() and uuidv7(interval) resolve without ambiguity
+SELECT uuid_extract_version(uuidv7()) AS v7,
+	uuid_extract_version(uuidv7('-1 hour')) AS v7_shifted,
+	uuid_extract_timestamp(uuidv7('-1 hour')) < now() - interval '59 minutes' AS shifted_back;
+
+-- uuid_extract_timestamp: RFC 9562 test vectors of versions 1 and 7
+SELECT uuid_extract_timestamp('c232ab00-9414-11ec-b3c8-9f6bdeced846') AS v1,
+	uuid_extract_timestamp('017f22e2-79b0-7cc3-98c4-dc0c0c07398f') AS v7,
+	uuid_extract_timestamp('017f22e2-79b0-4cc3-98c4-dc0c0c07398f') AS v4,
+	uuid_extract_timestamp('017f22e2-79b0-7cc3-c8c4-dc0c0c07398f') AS microsoft_variant,
+	uuid_extract_timestamp(NULL) AS null_in;
+
+-- uuid_extract_version: any version of the RFC variant, NULL for others
+SELECT u, uuid_extract_version(u::uuid)
+FROM (VALUES ('c232ab00-9414-11ec-b3c8-9f6bdeced846'),
+			 ('017f22e2-79b0-4cc3-98c4-dc0c0c07398f'),
+			 ('017f22e2-79b0-7cc3-98c4-dc0c0c07398f'),
+			 ('017f22e2-79b0-fcc3-98c4-dc0c0c07398f'),
+			 ('00000000-0000-0000-0000-000000000000'),
+			 ('ffffffff-ffff-ffff-ffff-ffffffffffff'),
+			 ('017f22e2-79b0-7cc3-08c4-dc0c0c07398f')) AS v(u);

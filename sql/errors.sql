@@ -1,0 +1,56 @@
+-- errors: every out-of-range input raises 22008, never a wrapped value
+SET TimeZone = 'UTC';
+SET DateStyle = 'ISO';
+
+SELECT uuidv7_min('1969-12-31 23:59:59.999999+00');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_max('1969-12-31 23:59:59.999999+00');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_generate_at('1969-12-31 23:59:59.999999+00');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_min('-infinity');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_max('-infinity');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_generate_at('-infinity');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_min('infinity');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_max('infinity');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_generate_at('infinity');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_min('4713-01-01 00:00:00+00 BC');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_max('294276-12-31 23:59:59.999999+00');
+\echo :LAST_ERROR_SQLSTATE
+-- past the 48 bits: the first microsecond after the last millisecond
+SELECT uuidv7_max('10889-08-02 05:31:50.656+00');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_generate_at('10889-08-02 05:31:50.656+00');
+\echo :LAST_ERROR_SQLSTATE
+-- inside the last millisecond no UUID is at or after the instant
+SELECT uuidv7_min('10889-08-02 05:31:50.655001+00');
+\echo :LAST_ERROR_SQLSTATE
+
+-- shifts that leave the range
+SELECT uuidv7_generate('-100 years');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_generate('9000 years');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_generate('-2147483647 days');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_generate('2000000 years');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_generate('106751991 days 4 hours');
+\echo :LAST_ERROR_SQLSTATE
+
+-- a long but valid shift still works
+SELECT uuidv7_timestamp(uuidv7_generate('8000 years')) > '9999-01-01' AS far_future,
+	uuidv7_timestamp(uuidv7_generate('-50 years')) < '1980-01-01' AS far_past;
+
+-- the errors leave the session's sequence intact
+SELECT uuidv7_generate() AS a \gset
+SELECT uuidv7_generate('-100 years');
+\echo :LAST_ERROR_SQLSTATE
+SELECT uuidv7_generate() > :'a'::uuid AS still_increasing;

@@ -1,0 +1,105 @@
+-- generation: structure of random output, order within a session, exact
+-- layout for a given time
+SET TimeZone = 'UTC';
+SET DateStyle = 'ISO';
+
+-- bits read straight from the text form, independently of the extension:
+-- version nibble, variant nibble, 48-bit milliseconds, 12-bit rand_a
+CREATE FUNCTION pg_temp.version_nibble(u uuid) RETURNS text
+	LANGUAGE sql IMMUTABLE AS $$ SELECT substr(u::text, 15, 1) $$;
+CREATE FUNCTION pg_temp.variant_ok(u uuid) RETURNS boolean
+	LANGUAGE sql IMMUTABLE AS $$ SELECT substr(u::text, 20, 1) IN ('8', '9', 'a', 'b') $$;
+CREATE FUNCTION pg_temp.unix_ms(u uuid) RETURNS bigint
+	LANGUAGE sql IMMUTABLE AS $$ SELECT ('x' || substr(replace(u::text, '-', ''), 1, 12))::bit(48)::bigint $$;
+CREATE FUNCTION pg_temp.rand_a(u uuid) RETURNS int
+	LANGUAGE sql IMMUTABLE AS $$ SELECT ('x' || substr(u::text, 16, 3))::bit(12)::int $$;
+CREATE FUNCTION pg_temp.rand_b(u uuid) RETURNS text
+	LANGUAGE sql IMMUTABLE AS $$ SELECT substr(replace(u::text, '-', ''), 17) $$;
+
+-- a burst of 100000 values in one statement, in the order generated
+CREATE TEMP TABLE burst AS
+SELECT n, id
+FROM (SELECT array_agg(uuidv7_generate()) AS ids FROM generate_series(1, 100000)) a,
+	unnest(ids) WITH ORDINALITY AS u(id, n);
+
+SELECT count(*) AS generated,
+	count(DISTINCT id) AS distinct_ids,
+	count(*) FILTER (WHERE pg_temp.version_nibble(id) <> '7') AS bad_version,
+	count(*) FILTER (WHERE NOT pg_temp.variant_ok(id)) AS bad_variant,
+	count(DISTINCT pg_temp.rand_b(id)) AS distinct_rand_b
+FROM burst;
+
+-- strictly increasing in generation order, even when thousands share a
+-- millisecond (faster than the clock ticks)
+SELECT count(*) FILTER (WHERE id <= prev) AS not_increasing,
+	max(per_ms) > 1 AS several_per_ms
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev,
+			 count(*) OVER (PARTITION BY pg_temp.unix_ms(id)) AS per_ms
+	  FROM burst) s;
+
+-- the embedded time is the clock's, to within the run time of the burst
+-- (values may run ahead of the clock by 1/4096 ms per value at most)
+SELECT count(*) FILTER (WHERE pg_temp.unix_ms(id) NOT BETWEEN
+		(extract(epoch FROM statement_timestamp()) * 1000)::bigint - 1000
+		AND (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 100000 / 4096 + 1)
+	AS off_clock
+FROM burst;
+
+-- 62 random bits: every bit position takes both values across the burst
+SELECT length(replace((bit_or(b) & ~bit_and(b))::bit(64)::text, '0', '')) AS rand_b_bits_seen_both_ways
+FROM (SELECT ('x' || pg_temp.rand_b(id))::bit(64)::bigint & x'3fffffffffffffff'::bigint AS b FROM burst) s;
+
+-- successive statements continue the same increasing sequence
+SELECT uuidv7_generate() AS a \gset
+SELECT uuidv7_generate() > :'a'::uuid AS next_statement_greater;
+
+-- uuidv7_generate_at: exact time and sub-millisecond fraction, fresh random bits
+SELECT left(uuidv7_generate_at('2025-01-01 00:00:00+00')::text, 19) AS at_2025,
+	left(uuidv7_generate_at('2025-01-01 00:00:00.5005+00')::text, 19) AS at_500_5_us_later,
+	left(uuidv7_generate_at('1970-01-01 00:00:00+00')::text, 19) AS at_epoch,
+	left(uuidv7_generate_at('10889-08-02 05:31:50.655999+00')::text, 19) AS at_last_us;
+
+SELECT count(DISTINCT id) AS distinct_ids,
+	count(DISTINCT left(id::text, 19)) AS distinct_time_prefixes,
+	bool_and(pg_temp.variant_ok(id)) AS variant_ok
+FROM (SELECT uuidv7_generate_at('2025-06-01 12:00:00.123456+00') AS id
+	  FROM generate_series(1, 1000)) s;
+
+-- rand_a is floor(fraction of the millisecond * 4096), for every microsecond
+SELECT count(*) AS wrong_rand_a
+FROM generate_series(0, 999) AS us,
+	LATERAL (SELECT uuidv7_generate_at('2025-01-01 00:00:00+00'::timestamptz
+									   + us * interval '1 microsecond') AS id) g
+WHERE pg_temp.rand_a(id) <> us * 4096 / 1000
+	OR pg_temp.unix_ms(id) <> 1735689600000;
+
+-- uuidv7_generate(interval): the time moves by the interval
+SELECT pg_temp.unix_ms(uuidv7_generate('-1 hour'))
+	BETWEEN (extract(epoch FROM statement_timestamp() - interval '1 hour') * 1000)::bigint - 1000
+	AND (extract(epoch FROM clock_timestamp() - interval '1 hour') * 1000)::bigint + 1000
+	AS minus_one_hour,
+	pg_temp.unix_ms(uuidv7_generate('1 day 2 hours'))
+	BETWEEN (extract(epoch FROM statement_timestamp() + interval '1 day 2 hours') * 1000)::bigint - 1000
+	AND (extract(epoch FROM clock_timestamp() + interval '1 day 2 hours') * 1000)::bigint + 1000
+	AS plus_26_hours,
+	pg_temp.version_nibble(uuidv7_generate('-1 hour')) AS version;
+
+-- a burst with one same shift is strictly increasing too, also when values
+-- without a shift are generated in between
+SELECT count(*) FILTER (WHERE id <= prev) AS not_increasing,
+	count(DISTINCT id) AS distinct_ids
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev
+	  FROM (SELECT array_agg(uuidv7_generate('-1 hour') ORDER BY g) AS ids,
+				   count(uuidv7_generate()) AS unshifted
+			FROM generate_series(1, 20000) g) a,
+		unnest(ids) WITH ORDINALITY AS u(id, n)) s;
+
+-- generators are volatile: each row gets its own value
+SELECT count(DISTINCT uuidv7_generate()) AS now_values,
+	count(DISTINCT uuidv7_generate('1 hour')) AS shifted_values,
+	count(DISTINCT uuidv7_generate_at('2025-01-01')) AS at_values
+FROM generate_series(1, 1000);
+
+-- NULL in, NULL out
+SELECT uuidv7_generate(NULL) IS NULL AS shift_null,
+	uuidv7_generate_at(NULL) IS NULL AS at_null;

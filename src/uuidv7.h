@@ -1,0 +1,148 @@
+/*-------------------------------------------------------------------------
+ *
+ * uuidv7.h
+ *	  The UUID version 7 bit layout of RFC 9562, and the interfaces the
+ *	  source files of the uuidv7 extension share.
+ *
+ * RFC 9562 section 5.7 lays a UUIDv7 out as, most significant bit first:
+ *
+ *	 48 bits  unix_ts_ms  big-endian milliseconds since 1970-01-01 UTC
+ *	  4 bits  ver         0111
+ *	 12 bits  rand_a      here: the sub-millisecond fraction (section 6.2,
+ *						  method 3), in units of 1/4096 ms
+ *	  2 bits  var         10
+ *	 62 bits  rand_b      random
+ *
+ * The 60 bits of unix_ts_ms and rand_a together form a "tick": a count of
+ * 1/4096 ms since the Unix epoch.  A generator that keeps its ticks strictly
+ * increasing produces strictly increasing UUIDs whatever its random bits.
+ *
+ * IDENTIFICATION
+ *	  src/uuidv7.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef UUIDV7_H
+#define UUIDV7_H
+
+#include "datatype/timestamp.h"
+#include "port/pg_bswap.h"
+#include "utils/uuid.h"
+
+#include "compat.h"
+
+/* field widths */
+#define UUIDV7_SUBMS_BITS		12
+
+/* version and variant, as they stand in the two big-endian 64-bit halves */
+#define UUIDV7_VERSION_FIELD	UINT64CONST(0x7000)
+#define UUIDV7_VARIANT_FIELD	UINT64CONST(0x8000000000000000)
+#define UUIDV7_RAND_A_MASK		UINT64CONST(0x0fff)
+#define UUIDV7_RAND_B_MASK		UINT64CONST(0x3fffffffffffffff)
+
+/* time units */
+#define UUIDV7_US_PER_MS		INT64CONST(1000)
+#define UUIDV7_NS_PER_US		INT64CONST(1000)
+#define UUIDV7_NS_PER_MS		INT64CONST(1000000)
+
+/* the last millisecond 48 bits hold: 10889-08-02 05:31:50.655 UTC */
+#define UUIDV7_MAX_UNIX_MS		((UINT64CONST(1) << 48) - 1)
+#define UUIDV7_MAX_TICK \
+	((UUIDV7_MAX_UNIX_MS << UUIDV7_SUBMS_BITS) | UUIDV7_RAND_A_MASK)
+
+/* the latest instant a UUIDv7 can carry: the last microsecond of its last ms */
+#define UUIDV7_MAX_UNIX_US \
+	((int64) (UUIDV7_MAX_UNIX_MS + 1) * UUIDV7_US_PER_MS - 1)
+
+/* microseconds from the Unix epoch to PostgreSQL's (2000-01-01) */
+#define UUIDV7_UNIX_TO_PG_EPOCH_US \
+	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
+
+/* the span of timestamptz values a UUIDv7 can carry */
+#define UUIDV7_MIN_TIMESTAMPTZ	(-UUIDV7_UNIX_TO_PG_EPOCH_US)
+#define UUIDV7_MAX_TIMESTAMPTZ	(UUIDV7_MAX_UNIX_US - UUIDV7_UNIX_TO_PG_EPOCH_US)
+
+/* Is this UUID of the RFC 9562 variant (the two high bits of octet 8 = 10)? */
+static inline bool
+uuidv7_is_rfc_variant(const pg_uuid_t *uuid)
+{
+	return (uuid->data[8] & 0xc0) == 0x80;
+}
+
+/* The version field (the high nibble of octet 6), whatever the variant. */
+static inline int
+uuidv7_version(const pg_uuid_t *uuid)
+{
+	return uuid->data[6] >> 4;
+}
+
+/* Is this UUID of the RFC 9562 variant and version 7? */
+static inline bool
+uuidv7_is_v7(const pg_uuid_t *uuid)
+{
+	return uuidv7_is_rfc_variant(uuid) && uuidv7_version(uuid) == 7;
+}
+
+/* The 48-bit unix_ts_ms field, whatever the version. */
+static inline uint64
+uuidv7_get_unix_ms(const pg_uuid_t *uuid)
+{
+	uint64		hi;
+
+	memcpy(&hi, uuid->data, sizeof(hi));
+	return pg_ntoh64(hi) >> 16;
+}
+
+/*
+ * Lay out a UUIDv7 from a tick and rand_b; the version and variant bits are
+ * set here and nowhere else.
+ */
+static inline void
+uuidv7_pack(pg_uuid_t *uuid, uint64 tick, uint64 rand_b)
+{
+	uint64		hi;
+	uint64		lo;
+
+	hi = ((tick >> UUIDV7_SUBMS_BITS) << 16) | UUIDV7_VERSION_FIELD |
+		(tick & UUIDV7_RAND_A_MASK);
+	lo = UUIDV7_VARIANT_FIELD | (rand_b & UUIDV7_RAND_B_MASK);
+	hi = pg_hton64(hi);
+	lo = pg_hton64(lo);
+	memcpy(uuid->data, &hi, sizeof(hi));
+	memcpy(uuid->data + sizeof(hi), &lo, sizeof(lo));
+}
+
+/*
+ * The tick of an instant given as microseconds since the Unix epoch plus
+ * nanoseconds within that microsecond.  Nanoseconds since the epoch alone
+ * would overflow 64 bits long before year 10889.
+ */
+static inline uint64
+uuidv7_tick_from_unix_us(int64 unix_us, int64 sub_us_ns)
+{
+	uint64		ms = unix_us / UUIDV7_US_PER_MS;
+	uint64		subms_ns = (unix_us % UUIDV7_US_PER_MS) * UUIDV7_NS_PER_US + sub_us_ns;
+
+	return (ms << UUIDV7_SUBMS_BITS) |
+		((subms_ns << UUIDV7_SUBMS_BITS) / UUIDV7_NS_PER_MS);
+}
+
+/* The timestamptz of a whole number of milliseconds since the Unix epoch. */
+static inline TimestampTz
+uuidv7_timestamptz_from_unix_ms(uint64 unix_ms)
+{
+	return (TimestampTz) unix_ms * UUIDV7_US_PER_MS - UUIDV7_UNIX_TO_PG_EPOCH_US;
+}
+
+/* time.c */
+extern int64 uuidv7_unix_us_from_timestamptz(TimestampTz ts);
+pg_noreturn extern void uuidv7_report_out_of_range(void);
+
+/* state.c: this backend's generator state */
+extern uint64 uuidv7_next_tick(uint64 clock_tick);
+extern uint64 uuidv7_next_shifted_tick(const Interval *shift,
+									   uint64 shifted_tick);
+extern uint64 uuidv7_random_bits(void);
+extern void uuidv7_state_init(void);
+
+#endif							/* UUIDV7_H */

@@ -1,0 +1,117 @@
+# test/lib.sh: shared by the scripts that build uuidv7 and run it in a
+# throwaway PostgreSQL cluster.  Source it; it defines functions only.
+#
+#   ensure_build_deps [pkg...]  install what building needs, plus extra Debian packages
+#   build_and_install           make (warnings are errors) and make install
+#   cluster_start [name]        initdb and start a cluster on a private socket;
+#                               sets PGHOST, PGPORT, PGUSER, PGDATABASE, CLUSTER_DIR
+#   cluster_stop                stop it and remove its directory (also on exit)
+#   as_pg_user cmd...           run a command as the cluster's OS user
+#   psql_q sql                  run SQL, print bare results, stop on the first error
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# the newest installed server's pg_config, unless PG_CONFIG says otherwise
+find_pg_config() {
+	if [ -z "${PG_CONFIG:-}" ]; then
+		PG_CONFIG=$(ls -v /usr/lib/postgresql/*/bin/pg_config 2>/dev/null | tail -n 1)
+		[ -n "$PG_CONFIG" ] || PG_CONFIG=$(command -v pg_config || true)
+	fi
+	if [ -z "$PG_CONFIG" ]; then
+		echo "no PostgreSQL server found: install postgresql-NN first" >&2
+		exit 1
+	fi
+	export PG_CONFIG
+	PG_BINDIR=$("$PG_CONFIG" --bindir)
+	PG_MAJOR=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+}
+
+# run a command as root, directly or through sudo
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+apt_updated=
+apt_install() {
+	if [ -z "$apt_updated" ]; then
+		as_root apt-get update -qq
+		apt_updated=1
+	fi
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+ensure_build_deps() {
+	local want=("$@")
+
+	find_pg_config
+	command -v make >/dev/null || want+=(make)
+	command -v gcc >/dev/null || want+=(gcc)
+	[ -f "$("$PG_CONFIG" --pgxs)" ] || want+=("postgresql-server-dev-$PG_MAJOR")
+	local missing=()
+	for pkg in "${want[@]}"; do
+		dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "== installing ${missing[*]}"
+		apt_install "${missing[@]}"
+	fi
+}
+
+build_and_install() {
+	echo "== building uuidv7 against PostgreSQL $PG_MAJOR"
+	make -C "$TOP" -s clean
+	make -C "$TOP" -s WERROR=1
+	as_root make -C "$TOP" -s install
+}
+
+# the OS user that owns throwaway clusters: initdb refuses root
+if [ "$(id -u)" -eq 0 ]; then PG_OS_USER=postgres; else PG_OS_USER=$(id -un); fi
+
+as_pg_user() {
+	if [ "$(id -u)" -eq 0 ]; then runuser -u "$PG_OS_USER" -- "$@"; else "$@"; fi
+}
+
+CLUSTER_DIRS=()
+
+cluster_start() {
+	local name=${1:-uuidv7}
+	shift || true
+	CLUSTER_DIR=$(mktemp -d "/tmp/$name.XXXXXX")
+	chmod 755 "$CLUSTER_DIR"
+	[ "$(id -u)" -eq 0 ] && chown "$PG_OS_USER" "$CLUSTER_DIR"
+	CLUSTER_DIRS+=("$CLUSTER_DIR")
+	trap cluster_stop_all EXIT
+
+	as_pg_user "$PG_BINDIR/initdb" -D "$CLUSTER_DIR/data" -U postgres -A trust \
+		--no-sync >"$CLUSTER_DIR/initdb.log" 2>&1 ||
+		{ cat "$CLUSTER_DIR/initdb.log"; exit 1; }
+	# the socket lives in the cluster's own directory and TCP is off, so the
+	# port only names the socket and cannot clash with another server's
+	export PGHOST=$CLUSTER_DIR PGPORT=$((50000 + RANDOM % 10000)) PGUSER=postgres
+	export PGDATABASE=postgres
+	cat >>"$CLUSTER_DIR/data/postgresql.conf" <<-EOF
+		listen_addresses = ''
+		unix_socket_directories = '$CLUSTER_DIR'
+		port = $PGPORT
+		fsync = off
+		max_connections = 40
+		$(printf '%s\n' "$@")
+	EOF
+	as_pg_user "$PG_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" \
+		-w start >/dev/null || { cat "$CLUSTER_DIR/server.log"; exit 1; }
+}
+
+cluster_stop() {
+	local dir=${1:-$CLUSTER_DIR}
+	[ -n "$dir" ] && [ -d "$dir" ] || return 0
+	as_pg_user "$PG_BINDIR/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
+	rm -rf "$dir"
+}
+
+cluster_stop_all() {
+	for dir in "${CLUSTER_DIRS[@]}"; do cluster_stop "$dir"; done
+}
+
+psql_q() {
+	"$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 -c "$1"
+}
