@@ -46,7 +46,7 @@ ensure_build_deps() {
 	find_pg_config
 	command -v make >/dev/null || want+=(make)
 	command -v gcc >/dev/null || want+=(gcc)
-	[ -f "$("$PG_CONFIG" --pgxs)" ] || want+=("postgresql-server-dev-$PG_MAJOR")
+	[ -f "$("$PG_CONFIG" --includedir-server)/postgres.h" ] || want+=("postgresql-server-dev-$PG_MAJOR")
 	local missing=()
 	for pkg in "${want[@]}"; do
 		dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
