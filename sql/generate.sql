@@ -103,3 +103,18 @@ FROM generate_series(1, 1000);
 -- NULL in, NULL out
 SELECT uuidv7_generate(NULL) IS NULL AS shift_null,
 	uuidv7_generate_at(NULL) IS NULL AS at_null;
+
+-- with the random pool turned off every value draws from the secure source
+SET uuidv7.random_pool = off;
+SELECT count(DISTINCT id) AS distinct_ids,
+	bool_and(pg_temp.version_nibble(id) = '7' AND pg_temp.variant_ok(id)) AS layout_ok
+FROM (SELECT uuidv7_generate() AS id FROM generate_series(1, 1000)) s;
+RESET uuidv7.random_pool;
+
+-- only a superuser may change where random bits come from
+CREATE ROLE regress_uuidv7_user;
+SET ROLE regress_uuidv7_user;
+SET uuidv7.random_pool = off;
+\echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+DROP ROLE regress_uuidv7_user;

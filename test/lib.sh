@@ -3,7 +3,10 @@
 #
 #   ensure_build_deps [pkg...]  install what building needs, plus extra Debian packages
 #   build_and_install           make (warnings are errors) and make install
-#   cluster_start [name]        initdb and start a cluster on a private socket;
+#   cluster_start [name [conf...]]
+#                               initdb and start a cluster on a private socket,
+#                               with extra postgresql.conf lines and the
+#                               environment in CLUSTER_ENV (VAR=value ...);
 #                               sets PGHOST, PGPORT, PGUSER, PGDATABASE, CLUSTER_DIR
 #   cluster_stop                stop it and remove its directory (also on exit)
 #   as_pg_user cmd...           run a command as the cluster's OS user
@@ -97,8 +100,9 @@ cluster_start() {
 		max_connections = 40
 		$(printf '%s\n' "$@")
 	EOF
-	as_pg_user "$PG_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" \
-		-w start >/dev/null || { cat "$CLUSTER_DIR/server.log"; exit 1; }
+	as_pg_user env ${CLUSTER_ENV:-} "$PG_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" \
+		-l "$CLUSTER_DIR/server.log" -w start >/dev/null ||
+		{ cat "$CLUSTER_DIR/server.log"; exit 1; }
 }
 
 cluster_stop() {
