@@ -30,21 +30,28 @@
 
 #include "uuidv7.h"
 
-/* The smallest valid UUIDv7 whose time is at or after the given instant. */
-PG_FUNCTION_INFO_V1(uuidv7_min);
-Datum
-uuidv7_min(PG_FUNCTION_ARGS)
+/* Lay out the smallest valid UUIDv7 whose time is at or after ts. */
+void
+uuidv7_set_min_bound(pg_uuid_t *uuid, TimestampTz ts)
 {
-	int64		unix_us = uuidv7_unix_us_from_timestamptz(PG_GETARG_TIMESTAMPTZ(0));
+	int64		unix_us = uuidv7_unix_us_from_timestamptz(ts);
 	uint64		unix_ms = (unix_us + UUIDV7_US_PER_MS - 1) / UUIDV7_US_PER_MS;
-	pg_uuid_t  *uuid;
 
 	/* within the last millisecond, rounding up leaves the 48 bits */
 	if (unix_ms > UUIDV7_MAX_UNIX_MS)
 		uuidv7_report_out_of_range();
 
-	uuid = palloc(sizeof(pg_uuid_t));
 	uuidv7_pack(uuid, unix_ms << UUIDV7_SUBMS_BITS, 0);
+}
+
+/* The smallest valid UUIDv7 whose time is at or after the given instant. */
+PG_FUNCTION_INFO_V1(uuidv7_min);
+Datum
+uuidv7_min(PG_FUNCTION_ARGS)
+{
+	pg_uuid_t  *uuid = palloc(sizeof(pg_uuid_t));
+
+	uuidv7_set_min_bound(uuid, PG_GETARG_TIMESTAMPTZ(0));
 	PG_RETURN_UUID_P(uuid);
 }
 

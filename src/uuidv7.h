@@ -134,6 +134,9 @@ uuidv7_timestamptz_from_unix_ms(uint64 unix_ms)
 	return (TimestampTz) unix_ms * UUIDV7_US_PER_MS - UUIDV7_UNIX_TO_PG_EPOCH_US;
 }
 
+/* bounds.c */
+extern void uuidv7_set_min_bound(pg_uuid_t *uuid, TimestampTz ts);
+
 /* time.c */
 extern int64 uuidv7_unix_us_from_timestamptz(TimestampTz ts);
 pg_noreturn extern void uuidv7_report_out_of_range(void);
