@@ -3,7 +3,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 
 MODULE_big = uuidv7
 OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
-	src/bounds.o src/domain.o src/partition.o
+	src/bounds.o src/domain.o src/partition.o src/base32.o src/textform.o
 
 # The install script is hand-edited in sql/uuidv7.sql and copied to the
 # current version's name; released versions keep their install scripts (for
@@ -11,7 +11,7 @@ OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
 
-REGRESS = generate extract bounds domain planner compat errors partition upgrade
+REGRESS = generate extract bounds domain planner compat errors partition textform upgrade
 REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
 
 PG_CONFIG ?= pg_config

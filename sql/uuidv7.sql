@@ -294,3 +294,26 @@ AS $$ SELECT @extschema@.uuidv7_timestamp($1::pg_catalog.uuid) $$;
 
 COMMENT ON FUNCTION uuidv7_partman_decoder(pg_catalog.text) IS
 'pg_partman time decoder for a UUIDv7 control column: the time of a UUIDv7 given as text (NULL for other UUIDs)';
+
+-- text forms
+
+CREATE FUNCTION uuidv7_to_base32(id pg_catalog.uuid) RETURNS pg_catalog.text
+AS 'MODULE_PATHNAME', 'uuidv7_to_base32'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuidv7_to_base32(pg_catalog.uuid) IS
+'26-character Crockford base32 of any UUID (the ULID text form), sorting bytewise as the UUID';
+
+CREATE FUNCTION uuidv7_to_base32_grouped(id pg_catalog.uuid) RETURNS pg_catalog.text
+AS 'MODULE_PATHNAME', 'uuidv7_to_base32_grouped'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuidv7_to_base32_grouped(pg_catalog.uuid) IS
+'lower-case Crockford base32 of any UUID in hyphenated groups of four from the right, for people to read';
+
+CREATE FUNCTION uuidv7_from_base32(base32 pg_catalog.text) RETURNS pg_catalog.uuid
+AS 'MODULE_PATHNAME', 'uuidv7_from_base32'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuidv7_from_base32(pg_catalog.text) IS
+'UUID of Crockford base32 text, upper or lower case, hyphens ignored, I and L read as 1 and O as 0';
