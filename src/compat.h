@@ -20,6 +20,11 @@
 #define pg_noreturn pg_attribute_noreturn()
 #endif
 
+/* the varlena macros (VARDATA_ANY...) have their own header since PostgreSQL 16 */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
 /* MarkGUCPrefixReserved() is the name since PostgreSQL 15 */
 #if PG_VERSION_NUM < 150000
 #define MarkGUCPrefixReserved(prefix) EmitWarningsOnPlaceholders(prefix)

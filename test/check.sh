@@ -4,7 +4,9 @@
 # Installs what building needs, builds uuidv7 with warnings as errors,
 # installs it, starts a throwaway cluster, runs the pg_regress suites and
 # every test/t_*.sh script against it, fuzzes the base32 parser
-# (test/fuzz/run.sh, FUZZ_SECONDS), then stops and removes the cluster.
+# (test/fuzz/run.sh, FUZZ_SECONDS), compiles the sources against the headers
+# of PostgreSQL 13, 15, 17 and 18 (test/compile-versions.sh), then stops and
+# removes the cluster.
 # Exits non-zero on any failure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -20,7 +22,7 @@ if ! make -C "$TOP" -s installcheck; then
 	cat "$TOP/regression.diffs" 2>/dev/null | head -200 || true
 fi
 
-for script in "$TOP"/test/t_*.sh "$TOP"/test/fuzz/run.sh; do
+for script in "$TOP"/test/t_*.sh "$TOP"/test/fuzz/run.sh "$TOP"/test/compile-versions.sh; do
 	echo "== $(basename "$script")"
 	if ! bash "$script"; then
 		echo "FAILED: $(basename "$script")"

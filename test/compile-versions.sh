@@ -3,8 +3,7 @@
 # against the server headers of each PostgreSQL major version Debian ships
 # (13 from bullseye, 15 from bookworm, 17 from trixie, 18 from sid).  The
 # packages are fetched with apt into a private directory; the machine's apt
-# sources are not changed.  Not part of test/check.sh: it needs the Debian
-# archive of other releases.
+# sources are not changed.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/uuidv7-versions.XXXXXX)
