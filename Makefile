@@ -1,18 +1,20 @@
-EXTENSION = uuidv7
-EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+EXTENSION = uuidv7 uuidv7_time_ops
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" uuidv7.control)
+TIME_OPS_VERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" uuidv7_time_ops.control)
 
 MODULE_big = uuidv7
 OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
-	src/bounds.o src/domain.o src/partition.o src/base32.o src/textform.o
+	src/bounds.o src/domain.o src/partition.o src/base32.o src/textform.o \
+	src/operators.o
 
 # The install script is hand-edited in sql/uuidv7.sql and copied to the
 # current version's name; released versions keep their install scripts (for
 # the upgrade test) beside one upgrade script per release.
-DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
-DATA = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
+DATA_built = sql/uuidv7--$(EXTVERSION).sql sql/uuidv7_time_ops--$(TIME_OPS_VERSION).sql
+DATA = $(filter-out $(DATA_built),$(wildcard sql/uuidv7--*.sql sql/uuidv7_time_ops--*.sql))
 
-REGRESS = generate extract bounds domain planner compat errors partition textform upgrade
-REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+REGRESS = generate extract bounds domain planner compat errors partition textform time_ops upgrade
+REGRESS_OPTS = --inputdir=. --load-extension=uuidv7
 
 PG_CONFIG ?= pg_config
 
@@ -27,5 +29,8 @@ EXTRA_CLEAN = $(DATA_built)
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-sql/$(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql
+sql/uuidv7--$(EXTVERSION).sql: sql/uuidv7.sql
+	cp $< $@
+
+sql/uuidv7_time_ops--$(TIME_OPS_VERSION).sql: sql/uuidv7_time_ops.sql
 	cp $< $@

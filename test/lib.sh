@@ -8,6 +8,8 @@
 #                               with extra postgresql.conf lines and the
 #                               environment in CLUSTER_ENV (VAR=value ...);
 #                               sets PGHOST, PGPORT, PGUSER, PGDATABASE, CLUSTER_DIR
+#   cluster_init [name [conf...]], cluster_run
+#                               the two halves of cluster_start
 #   cluster_stop                stop it and remove its directory (also on exit)
 #   as_pg_user cmd...           run a command as the cluster's OS user
 #   psql_q sql                  run SQL, print bare results, stop on the first error
@@ -76,7 +78,8 @@ as_pg_user() {
 
 CLUSTER_DIRS=()
 
-cluster_start() {
+# initdb a cluster in a directory of its own, configured but not started
+cluster_init() {
 	local name=${1:-uuidv7}
 	shift || true
 	CLUSTER_DIR=$(mktemp -d "/tmp/$name.XXXXXX")
@@ -100,9 +103,18 @@ cluster_start() {
 		max_connections = 40
 		$(printf '%s\n' "$@")
 	EOF
+}
+
+# start the cluster in CLUSTER_DIR
+cluster_run() {
 	as_pg_user env ${CLUSTER_ENV:-} "$PG_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" \
 		-l "$CLUSTER_DIR/server.log" -w start >/dev/null ||
 		{ cat "$CLUSTER_DIR/server.log"; exit 1; }
+}
+
+cluster_start() {
+	cluster_init "$@"
+	cluster_run
 }
 
 cluster_stop() {

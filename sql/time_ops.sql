@@ -1,0 +1,207 @@
+-- uuidv7_time_ops: uuid keys compared with times in btree and BRIN indexes,
+-- partition pruning and RANGE window frames; opt-in, removable, repairable
+SET TimeZone = 'UTC';
+SET DateStyle = 'ISO';
+\set SHOW_CONTEXT never
+
+CREATE TEMP TABLE core_amop AS
+SELECT amopfamily, amoplefttype, amoprighttype, amopstrategy, amopopr, amopmethod FROM pg_amop;
+CREATE TEMP TABLE core_amproc AS
+SELECT amprocfamily, amproclefttype, amprocrighttype, amprocnum, amproc FROM pg_amproc;
+
+-- without the extension there is no such operator
+SELECT uuidv7_min('2025-01-01') < '2025-01-01'::timestamptz;
+\echo :LAST_ERROR_SQLSTATE
+
+-- only a superuser can add to PostgreSQL's own operator families
+CREATE ROLE regress_uuidv7_owner;
+SET ROLE regress_uuidv7_owner;
+CREATE EXTENSION uuidv7_time_ops;
+\echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+DROP ROLE regress_uuidv7_owner;
+
+CREATE EXTENSION uuidv7_time_ops;
+SELECT * FROM uuidv7_time_ops_status();
+
+-- what each operator means, at a whole millisecond and inside one: an
+-- instant stands just below the first UUID of its first millisecond
+-- at or after it, so no UUID equals it
+SELECT t, label,
+	id < t AS "<", id <= t AS "<=", id >= t AS ">=", id > t AS ">"
+FROM (VALUES (timestamptz '2025-01-01 00:00:00+00'), ('2025-01-01 00:00:00.0005+00')) AS i(t),
+	(VALUES ('last UUID of the millisecond before', uuidv7_max('2024-12-31 23:59:59.999+00')),
+			('first UUID of the millisecond', uuidv7_min('2025-01-01 00:00:00+00')),
+			('last UUID of the millisecond', uuidv7_max('2025-01-01 00:00:00+00')),
+			('first UUID of the millisecond after', uuidv7_min('2025-01-01 00:00:00.001+00'))) AS u(label, id)
+ORDER BY t, id;
+SELECT uuidv7_min('2025-01-01') = '2025-01-01'::timestamptz;
+\echo :LAST_ERROR_SQLSTATE
+
+-- property test: random ids near random instants (whole and inside
+-- milliseconds, at and beyond the edges of what a UUIDv7 holds)
+CREATE TEMP TABLE instants AS
+SELECT t FROM (
+	SELECT timestamptz '1970-01-01 00:00:00.002+00'
+		+ random() * (timestamptz '10889-08-02 05:31:50.650+00' - timestamptz '1970-01-01 00:00:00.002+00') AS t
+	FROM generate_series(1, 200)
+	UNION ALL
+	SELECT date_trunc('milliseconds', timestamptz '2025-01-01 00:00:00+00' + random() * interval '10 years')
+	FROM generate_series(1, 200)) r
+UNION ALL
+VALUES (timestamptz '1970-01-01 00:00:00+00'), ('1970-01-01 00:00:00.0005+00'), ('1969-12-31 23:59:59+00'),
+	('-infinity'), ('infinity'), ('10889-08-02 05:31:50.655+00'), ('10889-08-02 05:31:50.6551+00'),
+	('10889-08-02 05:31:50.656+00'), ('294276-01-01 00:00:00+00');
+CREATE TEMP TABLE pairs AS
+SELECT t, id
+FROM instants,
+	LATERAL (SELECT least(greatest(t, '1970-01-01 00:00:00.002+00'), '10889-08-02 05:31:50.65+00')
+					+ d * interval '1 microsecond' AS near
+			 FROM unnest(ARRAY[-1001, -1000, -999, -500, -1, 0, 1, 500, 999, 1000, 1001]) AS d) n,
+	LATERAL (SELECT uuidv7_generate_at(near) AS id
+			 UNION ALL SELECT uuidv7_min(date_trunc('milliseconds', near))
+			 UNION ALL SELECT uuidv7_max(near)) i;
+SELECT count(*) AS pairs,
+	count(*) FILTER (WHERE (id < t) IS DISTINCT FROM (uuidv7_timestamp(id) < t)) AS lt_wrong,
+	count(*) FILTER (WHERE (id >= t) IS DISTINCT FROM (uuidv7_timestamp(id) >= t)) AS ge_wrong,
+	count(*) FILTER (WHERE (id <= t) IS DISTINCT FROM (id < t) OR (id > t) IS DISTINCT FROM (id >= t)) AS le_gt_wrong,
+	count(*) FILTER (WHERE (t > id) IS DISTINCT FROM (id < t) OR (t <= id) IS DISTINCT FROM (id >= t)
+					 OR (t >= id) IS DISTINCT FROM (id <= t) OR (t < id) IS DISTINCT FROM (id > t)) AS commutators_wrong,
+	count(*) FILTER (WHERE (id < t) = (id >= t)) AS negators_wrong,
+	count(*) FILTER (WHERE sign(uuidv7_cmp_timestamptz(id, t)) <> CASE WHEN id < t THEN -1 ELSE 1 END
+					 OR timestamptz_cmp_uuidv7(t, id) <> -uuidv7_cmp_timestamptz(id, t)) AS cmp_wrong
+FROM pairs;
+-- the same order as the bounds: t stands just below uuidv7_min(t)
+SELECT count(*) FILTER (WHERE (id >= t) IS DISTINCT FROM (id >= uuidv7_min(t))) AS differs_from_bounds
+FROM pairs WHERE t BETWEEN '1970-01-01' AND '10889-08-02 05:31:50.655+00';
+
+-- btree: a uuid7 primary key answers time ranges through its index
+CREATE TABLE readings (id uuid7 PRIMARY KEY, v int);
+INSERT INTO readings
+SELECT uuidv7_generate_at('2025-01-01 00:00:00+00'::timestamptz + g * interval '86.4 seconds'), g
+FROM generate_series(0, 99999) g;
+ANALYZE readings;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM readings
+WHERE id >= '2025-02-01 00:00:00+00'::timestamptz AND id < '2025-02-02 00:00:00+00'::timestamptz;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM readings WHERE '2025-02-01 12:00:00+00'::timestamptz > id;
+CREATE TEMP TABLE by_index AS SELECT id FROM readings
+WHERE id >= '2025-02-01 00:00:00.0004+00'::timestamptz AND id <= '2025-02-14 12:34:56.789+00'::timestamptz;
+SET enable_indexscan = off;
+SET enable_bitmapscan = off;
+SET enable_indexonlyscan = off;
+CREATE TEMP TABLE by_seqscan AS SELECT id FROM readings
+WHERE id >= '2025-02-01 00:00:00.0004+00'::timestamptz AND id <= '2025-02-14 12:34:56.789+00'::timestamptz;
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+RESET enable_indexonlyscan;
+CREATE TEMP TABLE by_time AS SELECT id FROM readings
+WHERE uuidv7_timestamp(id) >= '2025-02-01 00:00:00.0004+00' AND uuidv7_timestamp(id) < '2025-02-14 12:34:56.789+00';
+SELECT (SELECT count(*) FROM by_index) AS rows,
+	NOT EXISTS ((TABLE by_index EXCEPT TABLE by_seqscan) UNION ALL (TABLE by_seqscan EXCEPT TABLE by_index)) AS index_equals_seqscan,
+	NOT EXISTS ((TABLE by_index EXCEPT TABLE by_time) UNION ALL (TABLE by_time EXCEPT TABLE by_index)) AS index_equals_time_filter;
+
+-- partitions: a time range prunes at plan time, a parameter at execution
+CREATE TABLE metrics (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+SELECT count(*) AS partitions FROM uuidv7_create_partitions('metrics', '2025-01-01', '2025-05-01', '1 month', 'UTC');
+INSERT INTO metrics SELECT id, v FROM readings;
+ANALYZE metrics;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM metrics
+WHERE id >= '2025-02-10 00:00:00+00'::timestamptz AND id < '2025-02-11 00:00:00+00'::timestamptz;
+PREPARE one_day(timestamptz, timestamptz) AS SELECT count(*) FROM metrics WHERE id >= $1 AND id < $2;
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE one_day('2025-02-10 00:00:00+00', '2025-02-11 00:00:00+00');
+EXECUTE one_day('2025-02-10 00:00:00+00', '2025-02-11 00:00:00+00');
+RESET plan_cache_mode;
+DEALLOCATE one_day;
+DROP TABLE metrics;
+
+-- RANGE window frames by time over ORDER BY id: the same sums as over a
+-- timestamp column (one row every 86.4 seconds, so no two share a millisecond)
+CREATE TEMP TABLE frames AS
+SELECT id, uuidv7_timestamp(id) AS ts, v FROM readings WHERE id < '2025-01-08'::timestamptz;
+SELECT count(*) AS rows,
+	count(*) FILTER (WHERE by_id_back <> by_ts_back) AS preceding_mismatches,
+	count(*) FILTER (WHERE by_id_ahead <> by_ts_ahead) AS following_mismatches
+FROM (SELECT sum(v) OVER (ORDER BY id RANGE BETWEEN interval '1 hour' PRECEDING AND CURRENT ROW) AS by_id_back,
+			 sum(v) OVER (ORDER BY ts RANGE BETWEEN interval '1 hour' PRECEDING AND CURRENT ROW) AS by_ts_back,
+			 sum(v) OVER (ORDER BY id RANGE BETWEEN interval '10 minutes' FOLLOWING AND interval '1 day' FOLLOWING) AS by_id_ahead,
+			 sum(v) OVER (ORDER BY ts RANGE BETWEEN interval '10 minutes' FOLLOWING AND interval '1 day' FOLLOWING) AS by_ts_ahead
+	  FROM frames) s;
+SELECT ts, v, sum(v) OVER (ORDER BY id RANGE BETWEEN interval '5 minutes' PRECEDING AND CURRENT ROW)
+FROM frames ORDER BY id LIMIT 5;
+SELECT sum(v) OVER (ORDER BY id RANGE BETWEEN interval '-1 hour' PRECEDING AND CURRENT ROW) FROM frames;
+\echo :LAST_ERROR_SQLSTATE
+SELECT sum(x) OVER (ORDER BY id RANGE BETWEEN interval '1 hour' PRECEDING AND CURRENT ROW)
+FROM (VALUES (uuidv7_min('2025-01-01'), 1), ('017f22e2-79b0-4cc3-98c4-dc0c0c07398f'::uuid, 2)) AS v(id, x);
+\echo :LAST_ERROR_SQLSTATE
+
+-- BRIN on a uuid7 column of two million time-ordered rows: tiny next to the
+-- btree, and a one-hour range reads only the block ranges that hold it
+CREATE TABLE events (id uuid7 NOT NULL, v int);
+INSERT INTO events
+SELECT uuidv7_generate_at('2025-01-01 00:00:00+00'::timestamptz + g * interval '1 second'), g
+FROM generate_series(0, 1999999) g;
+CREATE INDEX events_brin ON events USING brin (id);
+CREATE INDEX events_btree ON events (id);
+VACUUM ANALYZE events;
+SELECT pg_relation_size('events_brin') * 100 < pg_relation_size('events_btree') AS brin_under_1_percent_of_btree;
+DROP INDEX events_btree;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM events WHERE id >= '2025-01-10 12:00:00+00'::timestamptz AND id < '2025-01-10 13:00:00+00'::timestamptz;
+CREATE FUNCTION pg_temp.heap_blocks(q text)
+RETURNS TABLE (rows bigint, heap_blocks_read bigint, table_blocks bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF) ' || q INTO plan;
+	plan := plan -> 0 -> 'Plan';
+	rows := (plan ->> 'Actual Rows')::bigint;
+	heap_blocks_read := (plan ->> 'Exact Heap Blocks')::bigint + (plan ->> 'Lossy Heap Blocks')::bigint;
+	table_blocks := pg_relation_size('events') / current_setting('block_size')::int;
+	RETURN NEXT;
+END
+$$;
+-- 3600 rows of about 157 a block lie in 23 blocks; BRIN reads the whole
+-- 128-block ranges that hold them, here 2 of the table's 100
+SELECT * FROM pg_temp.heap_blocks($$SELECT v FROM events
+	WHERE id >= '2025-01-10 12:00:00+00'::timestamptz AND id < '2025-01-10 13:00:00+00'::timestamptz$$);
+DROP INDEX events_brin;
+CREATE INDEX events_brin_multi ON events USING brin (id uuid_minmax_multi_ops);
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM events WHERE id >= '2025-01-10 12:00:00+00'::timestamptz AND id < '2025-01-10 13:00:00+00'::timestamptz;
+SELECT * FROM pg_temp.heap_blocks($$SELECT v FROM events
+	WHERE id >= '2025-01-10 12:00:00+00'::timestamptz AND id < '2025-01-10 13:00:00+00'::timestamptz$$);
+DROP TABLE events;
+
+-- after pg_upgrade the operators remain but their family members do not
+-- (test/t_pgupgrade.sh does it for real); here the loss is simulated
+ALTER OPERATOR FAMILY uuid_ops USING btree DROP OPERATOR 1 (uuid, timestamptz), OPERATOR 4 (uuid, timestamptz);
+SELECT member FROM uuidv7_time_ops_status() WHERE NOT present;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM readings
+WHERE id >= '2025-02-01 00:00:00+00'::timestamptz AND id < '2025-02-02 00:00:00+00'::timestamptz;
+SELECT * FROM uuidv7_time_ops_repair();
+SELECT count(*) FILTER (WHERE present) AS present, count(*) FILTER (WHERE NOT present) AS missing
+FROM uuidv7_time_ops_status();
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM readings
+WHERE id >= '2025-02-01 00:00:00+00'::timestamptz AND id < '2025-02-02 00:00:00+00'::timestamptz;
+SELECT * FROM uuidv7_time_ops_repair();
+DROP TABLE readings;
+
+-- removal leaves PostgreSQL's families exactly as they were
+DROP EXTENSION uuidv7_time_ops;
+SELECT (SELECT count(*) FROM ((TABLE core_amop EXCEPT
+			SELECT amopfamily, amoplefttype, amoprighttype, amopstrategy, amopopr, amopmethod FROM pg_amop)
+		UNION ALL (SELECT amopfamily, amoplefttype, amoprighttype, amopstrategy, amopopr, amopmethod FROM pg_amop
+			EXCEPT TABLE core_amop)) d) AS amop_differences,
+	(SELECT count(*) FROM ((TABLE core_amproc EXCEPT
+			SELECT amprocfamily, amproclefttype, amprocrighttype, amprocnum, amproc FROM pg_amproc)
+		UNION ALL (SELECT amprocfamily, amproclefttype, amprocrighttype, amprocnum, amproc FROM pg_amproc
+			EXCEPT TABLE core_amproc)) d) AS amproc_differences;
+SELECT count(*) AS operators_left FROM pg_operator
+WHERE (oprleft, oprright) IN (('uuid'::regtype, 'timestamptz'::regtype), ('timestamptz'::regtype, 'uuid'::regtype));
