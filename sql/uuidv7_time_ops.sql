@@ -227,4 +227,4 @@ $$;
 COMMENT ON FUNCTION uuidv7_time_ops_repair() IS
 'add the members of PostgreSQL''s operator families for uuid that uuidv7_time_ops needs and that are missing (after pg_upgrade)';
 
-SELECT count(*) FROM @extschema@.uuidv7_time_ops_repair();
+SELECT pg_catalog.count(*) FROM @extschema@.uuidv7_time_ops_repair();
