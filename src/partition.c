@@ -35,6 +35,14 @@
 
 #include "uuidv7.h"
 
+/*
+ * No partitioned table has a million partitions; a span that would yield
+ * more is a mistake (a step in milliseconds over years), and would fill the
+ * disk with the rows of a set-returning function that PostgreSQL
+ * materializes before any LIMIT applies.
+ */
+#define UUIDV7_MAX_PERIODS		1000000
+
 /* the state of one call of uuidv7_partition_bounds */
 typedef struct PartitionBoundsState
 {
@@ -149,8 +157,12 @@ uuidv7_partition_bounds(PG_FUNCTION_ARGS)
 
 	CHECK_FOR_INTERRUPTS();
 
-	if (state->next == PG_INT32_MAX)
-		uuidv7_report_out_of_range();
+	if (state->next >= UUIDV7_MAX_PERIODS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many partition periods"),
+				 errdetail("A span is cut into at most %d periods.", UUIDV7_MAX_PERIODS),
+				 errhint("Use a longer step or a shorter span.")));
 	end = add_steps(state->from, &state->step, state->next + 1, state->zone);
 	if (end <= start)
 		ereport(ERROR,
