@@ -16,11 +16,14 @@ CREATE FUNCTION pg_temp.rand_a(u uuid) RETURNS int
 CREATE FUNCTION pg_temp.rand_b(u uuid) RETURNS text
 	LANGUAGE sql IMMUTABLE AS $$ SELECT substr(replace(u::text, '-', ''), 17) $$;
 
--- a burst of 100000 values in one statement, in the order generated
+-- a burst of 100000 values in one statement, in the order generated, between
+-- two readings of the clock
+SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS before_ms \gset
 CREATE TEMP TABLE burst AS
 SELECT n, id
 FROM (SELECT array_agg(uuidv7_generate()) AS ids FROM generate_series(1, 100000)) a,
 	unnest(ids) WITH ORDINALITY AS u(id, n);
+SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS after_ms \gset
 
 SELECT count(*) AS generated,
 	count(DISTINCT id) AS distinct_ids,
@@ -37,11 +40,9 @@ FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev,
 			 count(*) OVER (PARTITION BY pg_temp.unix_ms(id)) AS per_ms
 	  FROM burst) s;
 
--- the embedded time is the clock's, to within the run time of the burst
--- (values may run ahead of the clock by 1/4096 ms per value at most)
-SELECT count(*) FILTER (WHERE pg_temp.unix_ms(id) NOT BETWEEN
-		(extract(epoch FROM statement_timestamp()) * 1000)::bigint - 1000
-		AND (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 100000 / 4096 + 1)
+-- the embedded time is the clock's during the burst (values may run ahead of
+-- the clock by 1/4096 ms per value at most)
+SELECT count(*) FILTER (WHERE pg_temp.unix_ms(id) NOT BETWEEN :before_ms - 1 AND :after_ms + 100000 / 4096 + 1)
 	AS off_clock
 FROM burst;
 

@@ -76,6 +76,26 @@ as_pg_user() {
 	if [ "$(id -u)" -eq 0 ]; then runuser -u "$PG_OS_USER" -- "$@"; else "$@"; fi
 }
 
+# fetch_pg_source DIR: download the upstream source of the installed server's
+# major version from Debian into DIR, with apt's own tools and a private
+# configuration (the machine's apt sources are not changed; apt checks the
+# tarball against the signed index); prints the tarball's path
+fetch_pg_source() {
+	local dir=$1 codename
+	codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	mkdir -p "$dir"/{lists/partial,cache/archives/partial}
+	touch "$dir/status"
+	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $codename main" \
+		>"$dir/sources.list"
+	local apt=(-o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=-
+		-o Dir::State::Lists="$dir/lists" -o Dir::State::status="$dir/status"
+		-o Dir::Cache="$dir/cache" -o APT::Sandbox::User=root)
+	apt-get "${apt[@]}" -qq update
+	# the mirror may refuse the Debian packaging files; the tarball is enough
+	(cd "$dir" && apt-get "${apt[@]}" -qq source --download-only "postgresql-$PG_MAJOR" >/dev/null 2>&1) || true
+	ls "$dir"/postgresql-"$PG_MAJOR"_*.orig.tar.* 2>/dev/null | head -n 1
+}
+
 CLUSTER_DIRS=()
 
 # initdb a cluster in a directory of its own, configured but not started
