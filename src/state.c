@@ -32,7 +32,9 @@
  */
 #include "postgres.h"
 
+#ifndef WIN32
 #include <pthread.h>
+#endif
 
 #include "utils/guc.h"
 
@@ -64,12 +66,14 @@ fill_random(void *buf, size_t len)
 				 errmsg("could not generate random values")));
 }
 
+#ifndef WIN32
 /* Fork handler: a child must never hand out its parent's random bits. */
 static void
 forget_random_pool(void)
 {
 	random_pool_next = UUIDV7_RANDOM_POOL_WORDS;
 }
+#endif
 
 /* 64 bits from the secure source, through the pool unless it is turned off. */
 uint64
@@ -144,8 +148,11 @@ uuidv7_state_init(void)
 							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("uuidv7");
 
+	/* Windows has no fork(): every backend there starts with an empty pool */
+#ifndef WIN32
 	if (pthread_atfork(NULL, NULL, forget_random_pool) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("could not install the uuidv7 fork handler")));
+#endif
 }

@@ -41,7 +41,8 @@ make -C "$work/ext" -s PG_CONFIG="$work/pg/bin/pg_config" PG_CFLAGS="-Wall -Wext
 
 # the library really is instrumented
 module="$("$work/pg/bin/pg_config" --pkglibdir)/uuidv7.so"
-nm -D "$module" | grep -q __asan_report && nm -D "$module" | grep -q __ubsan_handle ||
+symbols=$(nm -D "$module")
+grep -q __asan_report <<<"$symbols" && grep -q __ubsan_handle <<<"$symbols" ||
 	{ echo "uuidv7.so is not instrumented" >&2; exit 1; }
 
 PG_BINDIR=$work/pg/bin
