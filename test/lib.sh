@@ -13,6 +13,8 @@
 #   cluster_stop                stop it and remove its directory (also on exit)
 #   as_pg_user cmd...           run a command as the cluster's OS user
 #   psql_q sql                  run SQL, print bare results, stop on the first error
+#   app_create, app_schema, app_digests, app_works
+#                               the application database of test/app.sql
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -146,6 +148,34 @@ cluster_stop() {
 
 cluster_stop_all() {
 	for dir in "${CLUSTER_DIRS[@]}"; do cluster_stop "$dir"; done
+}
+
+# the application database of test/app.sql: create it in database "app" of
+# the cluster in PGHOST; print its schema; print a digest of its rows and the
+# checks that must hold of them
+app_create() {
+	psql_q "CREATE DATABASE app"
+	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -d app -f "$TOP/test/app.sql" >/dev/null
+}
+# (the \restrict key of pg_dump 15.14+ is random in every dump)
+app_schema() { # app_schema HOST PORT DB
+	"$PG_BINDIR/pg_dump" -h "$1" -p "$2" -d "$3" --schema-only | grep -Ev '^\\(un)?restrict '
+}
+app_digests() { # app_digests HOST PORT DB
+	"$PG_BINDIR/psql" -X -q -At -h "$1" -p "$2" -d "$3" -v ON_ERROR_STOP=1 -c "
+		SELECT 'orders ' || count(*) || ' ' || md5(string_agg(o::text, ',' ORDER BY id)) FROM orders o;
+		SELECT 'events ' || count(*) || ' ' || md5(string_agg(e::text, ',' ORDER BY id)) FROM events e;
+		SELECT 'recent_orders ' || count(*) FROM recent_orders;
+		SELECT 'rows in the partition of their time ' || bool_and(tableoid = (
+			SELECT c.oid FROM pg_class c WHERE c.relname = 'orders_p' || to_char(created_at AT TIME ZONE 'UTC', 'YYYY_MM')))
+		FROM orders;"
+}
+# what must still work: the time operators' families complete, a default, the DDL
+app_works() { # app_works DB: prints "0 t 2" when it all works
+	"$PG_BINDIR/psql" -X -q -At -d "$1" -v ON_ERROR_STOP=1 -c "
+		SELECT count(*) FROM uuidv7_time_ops_status() WHERE NOT present;
+		INSERT INTO events (kind) VALUES ('later') RETURNING uuidv7_timestamp(id) > now() - interval '1 minute';
+		SELECT count(*) FROM uuidv7_partition_ddl('orders', '2025-07-01', '2025-09-01', '1 month', 'UTC');" | tr '\n' ' ' | sed 's/ $//'
 }
 
 psql_q() {
