@@ -26,20 +26,27 @@
 
 #include "uuidv7.h"
 
-/* Nanoseconds since the Unix epoch, by the system's real-time clock. */
+/*
+ * Nanoseconds since the Unix epoch, by the system's real-time clock.  A clock
+ * set before 1970 cannot be written in 48 unsigned bits.
+ */
 static int64
 clock_unix_ns(void)
 {
+	int64		ns;
 #ifndef WIN32
 	struct timespec ts;
 
 	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
 		elog(ERROR, "could not read the real-time clock: %m");
-	return (int64) ts.tv_sec * INT64CONST(1000000000) + ts.tv_nsec;
+	ns = (int64) ts.tv_sec * INT64CONST(1000000000) + ts.tv_nsec;
 #else
 	/* Windows has no clock_gettime(); microseconds are what it offers */
-	return (GetCurrentTimestamp() + UUIDV7_UNIX_TO_PG_EPOCH_US) * UUIDV7_NS_PER_US;
+	ns = (GetCurrentTimestamp() + UUIDV7_UNIX_TO_PG_EPOCH_US) * UUIDV7_NS_PER_US;
 #endif
+	if (ns < 0)
+		uuidv7_report_out_of_range();
+	return ns;
 }
 
 /* A new UUIDv7 laid out from a tick and fresh random bits. */
@@ -60,10 +67,6 @@ uuidv7_generate(PG_FUNCTION_ARGS)
 	int64		now_ns = clock_unix_ns();
 	uint64		tick;
 
-	/* a clock set before 1970 cannot be written in 48 unsigned bits */
-	if (now_ns < 0)
-		uuidv7_report_out_of_range();
-
 	tick = uuidv7_tick_from_unix_us(now_ns / UUIDV7_NS_PER_US,
 									now_ns % UUIDV7_NS_PER_US);
 	PG_RETURN_UUID_P(make_uuidv7(uuidv7_next_tick(tick)));
@@ -83,9 +86,6 @@ uuidv7_generate_interval(PG_FUNCTION_ARGS)
 	TimestampTz now;
 	TimestampTz shifted;
 	uint64		tick;
-
-	if (now_ns < 0)
-		uuidv7_report_out_of_range();
 
 	now = now_ns / UUIDV7_NS_PER_US - UUIDV7_UNIX_TO_PG_EPOCH_US;
 	shifted = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval,
