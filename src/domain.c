@@ -26,19 +26,19 @@ Datum
 uuidv7_domain_check(PG_FUNCTION_ARGS)
 {
 	pg_uuid_t  *uuid = PG_GETARG_UUID_P(0);
-	char	   *text;
+	char	   *printed;
 
 	if (likely(uuidv7_is_v7(uuid)))
 		PG_RETURN_BOOL(true);
 
-	text = DatumGetCString(DirectFunctionCall1(uuid_out, UUIDPGetDatum(uuid)));
+	printed = DatumGetCString(DirectFunctionCall1(uuid_out, UUIDPGetDatum(uuid)));
 	ereport(ERROR,
 			(errcode(ERRCODE_CHECK_VIOLATION),
 			 errmsg("value for domain uuid7 violates check constraint \"uuid7_check\""),
 			 uuidv7_is_rfc_variant(uuid) ?
 			 errdetail("\"%s\" is not a version 7 UUID: its version is %d.",
-					   text, uuidv7_version(uuid)) :
+					   printed, uuidv7_version(uuid)) :
 			 errdetail("\"%s\" is not a version 7 UUID: it is not of the RFC 9562 variant.",
-					   text)));
+					   printed)));
 	PG_RETURN_BOOL(false);		/* keep the compiler quiet */
 }

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# test/pgindent.sh: the C sources are pgindent-clean.  pgindent and
+# pg_bsd_indent come from PostgreSQL 17's source (Debian's trixie, fetched
+# with apt into a private directory); PostgreSQL's typedefs list plus ours.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+ensure_build_deps perl
+
+work=$(mktemp -d /tmp/uuidv7-pgindent.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work"/{lists/partial,cache/archives/partial}
+touch "$work/status"
+echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" \
+	>"$work/sources.list"
+apt=(-o Dir::Etc::sourcelist="$work/sources.list" -o Dir::Etc::sourceparts=-
+	-o Dir::State::Lists="$work/lists" -o Dir::State::status="$work/status"
+	-o Dir::Cache="$work/cache" -o APT::Sandbox::User=root)
+apt-get "${apt[@]}" -qq update
+(cd "$work" && apt-get "${apt[@]}" -qq source --download-only postgresql-17 >/dev/null 2>&1) || true
+tarball=$(ls "$work"/postgresql-17_*.orig.tar.* | head -n 1)
+tar -xf "$tarball" -C "$work" --wildcards '*/src/tools/pg_bsd_indent/*' '*/src/tools/pgindent/*'
+tools=$(ls -d "$work"/postgresql-17*/src/tools)
+
+# pg_bsd_indent needs only c.h and libpgport, which the server dev package has
+(cd "$tools/pg_bsd_indent" && gcc -O1 -DFRONTEND -I. -I"$("$PG_CONFIG" --includedir-server)" \
+	-I"$("$PG_CONFIG" --includedir)/internal" -o pg_bsd_indent args.c err.c indent.c io.c lexi.c parse.c \
+	pr_comment.c -L"$("$PG_CONFIG" --libdir)" -L"$("$PG_CONFIG" --pkglibdir)" -lpgport)
+
+mkdir "$work/src"
+cp "$TOP"/src/*.[ch] "$work/src/"
+ours=$(grep -ho '^} [A-Z][A-Za-z0-9]*;' "$TOP"/src/*.[ch] | tr -d '};' | tr '\n' ' ')
+perl "$tools/pgindent/pgindent" --indent="$tools/pg_bsd_indent/pg_bsd_indent" \
+	--typedefs="$tools/pgindent/typedefs.list" --list-of-typedefs="$ours" "$work"/src/*.[ch]
+changed=0
+for f in "$work"/src/*.[ch]; do
+	diff -u "$TOP/src/$(basename "$f")" "$f" || changed=1
+done
+if [ $changed -eq 0 ]; then
+	echo "pgindent: $(ls "$TOP"/src/*.[ch] | wc -l) files clean (typedefs of ours: $ours)"
+else
+	echo "pgindent would change the files above"
+	exit 1
+fi
