@@ -30,6 +30,8 @@ SELECT uuidv7_timestamp(uuidv7_min('2025-03-04 05:06:07.089+00')) AS min_round_t
 	uuidv7_timestamp(uuidv7_min('2025-03-04 05:06:07.0891+00')) AS min_rounds_up,
 	uuidv7_timestamp(uuidv7_max('2025-03-04 05:06:07.0891+00')) AS max_rounds_down;
 
+-- random inputs come from a fixed seed: every run checks the same values
+SELECT setseed(0.7);
 SELECT count(*) AS round_trip_mismatches
 FROM (SELECT date_trunc('milliseconds', timestamptz '1970-01-01 00:00:00+00'
 			 + random() * (timestamptz '10889-08-02 05:31:50.655+00' - timestamptz '1970-01-01 00:00:00+00')) AS t

@@ -35,7 +35,11 @@ SET TimeZone = 'America/New_York';
 SELECT uuidv7_timestamp('017f22e2-79b0-7cc3-98c4-dc0c0c07398f') AS in_new_york;
 SET TimeZone = 'UTC';
 
--- round trip: a generated value carries its time truncated to the millisecond
+-- round trip: a generated value carries its time truncated to the millisecond.
+-- The instants come from a fixed seed; the expected milliseconds are counted
+-- from the truncated time, which extract(epoch) gives exactly as numeric
+-- (PostgreSQL 14 on) and as a double (13) alike: 2^48 ms is far below 2^53
+SELECT setseed(0.3);
 SELECT count(*) AS mismatches
 FROM (SELECT timestamptz '1970-01-01 00:00:00+00'
 			 + random() * (timestamptz '10889-08-02 05:31:50.655999+00' - timestamptz '1970-01-01 00:00:00+00') AS t
@@ -44,7 +48,7 @@ FROM (SELECT timestamptz '1970-01-01 00:00:00+00'
 	  VALUES (timestamptz '1970-01-01 00:00:00+00'), ('1970-01-01 00:00:00.000999+00'),
 			 ('2000-02-29 23:59:59.999999+00'), ('10889-08-02 05:31:50.655999+00')) s
 WHERE uuidv7_timestamp(uuidv7_generate_at(t)) <> date_trunc('milliseconds', t)
-	OR uuidv7_unix_ms(uuidv7_generate_at(t)) <> floor(extract(epoch FROM t) * 1000);
+	OR uuidv7_unix_ms(uuidv7_generate_at(t)) <> round(extract(epoch FROM date_trunc('milliseconds', t)) * 1000);
 
 SELECT uuidv7_timestamp(uuidv7_generate()) BETWEEN statement_timestamp() - interval '1 second'
 	AND clock_timestamp() AS generated_now;

@@ -62,20 +62,58 @@ SELECT * FROM uuidv7_partition_bounds('2025-01-01', 'infinity', '1 month');
 \echo :LAST_ERROR_SQLSTATE
 SELECT count(*) FROM uuidv7_partition_bounds(NULL, '2025-01-01', '1 month');
 
--- tiling, property test: random spans, steps and zones (month ends, leap
--- days, daylight-saving changes); no gap, no overlap, every instant of a
--- period maps into its bounds.  Spans start at whole milliseconds, as real
--- partition sets do (a boundary inside a millisecond rounds up to the next
--- one, as uuidv7_min() does, so that millisecond's ids go to the later period)
+-- tiling, property test.  Spans start at tricky instants (daylight-saving
+-- gaps and overlaps in several zones, one at midnight, half-hour and
+-- 45-minute zones, a day skipped at the date line, month ends, leap days,
+-- the epoch) and at random ones drawn from a fixed seed, so that every run
+-- checks the same spans; each runs 40 periods of each step.  Spans start at
+-- whole milliseconds, as real partition sets do (a boundary inside a
+-- millisecond rounds up to the next one, as uuidv7_min() does, so that
+-- millisecond's ids go to the later period).
+SELECT setseed(0.2025);
+CREATE TEMP TABLE starts AS
+SELECT local_ts AT TIME ZONE zone AS from_ts, zone
+FROM (VALUES (timestamp '2025-03-30 00:00', 'Europe/Berlin'),	-- clocks spring forward at 02:00
+			 ('2025-03-30 01:59:59.999', 'Europe/Berlin'),
+			 ('2025-01-30 02:30', 'Europe/Berlin'),	-- two months later: 02:30 does not exist
+			 ('2025-10-26 02:30', 'Europe/Berlin'),	-- an hour that happens twice
+			 ('2025-02-09 02:30', 'America/New_York'),
+			 ('2025-11-02 01:30', 'America/New_York'),
+			 ('2025-09-05 02:15', 'Australia/Lord_Howe'),	-- 30-minute changes
+			 ('2025-04-06 01:45', 'Australia/Lord_Howe'),
+			 ('2023-08-01 00:00', 'America/Asuncion'),	-- 2023-10-01 00:00 does not exist
+			 ('2025-09-07 01:00', 'America/Santiago'),
+			 ('2011-12-29 00:00', 'Pacific/Apia'),	-- 2011-12-30 does not exist
+			 ('2025-01-01 00:00', 'Asia/Kathmandu'),	-- +05:45
+			 ('2024-02-29 00:00', 'Asia/Kolkata'),	-- +05:30, a leap day
+			 ('2025-03-09 02:30', 'America/St_Johns'),	-- -03:30, and a gap
+			 ('2025-01-31 00:00', 'UTC'),	-- month ends
+			 ('2024-01-31 12:00', 'UTC'),
+			 ('2024-02-29 23:59:59.999', 'Pacific/Auckland'),
+			 ('1970-01-01 00:00', 'UTC')) AS t(local_ts, zone)	-- the epoch
+UNION ALL
+SELECT date_trunc('milliseconds', timestamptz '2020-01-01 00:00+00' + random() * interval '8 years'),
+	(ARRAY['UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu'])[1 + (s % 5)]
+FROM generate_series(1, 40) s;
+-- from + k * step as PostgreSQL's own timestamptz + interval computes it
+-- with TimeZone set to the span's zone: the oracle below
+CREATE FUNCTION pg_temp.plus_in_zone(ts timestamptz, span interval, zone text) RETURNS timestamptz
+LANGUAGE plpgsql SET TimeZone = 'UTC' AS $$
+BEGIN
+	PERFORM set_config('TimeZone', zone, true);
+	RETURN ts + span;
+END
+$$;
 CREATE TEMP TABLE spans AS
-SELECT s, date_trunc('milliseconds', timestamptz '2020-01-01 00:00+00' + random() * interval '8 years') AS from_ts,
-	(ARRAY['1 month', '1 day', '1 hour', '1 week', '3 months', '1 year', '2 days 12 hours', '45 minutes'])[1 + (s % 8)]::interval AS step,
-	(ARRAY['UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu'])[1 + (s % 5)] AS zone
-FROM generate_series(1, 200) s;
+SELECT row_number() OVER (ORDER BY from_ts, zone, step) AS s, from_ts,
+	pg_temp.plus_in_zone(from_ts, 40 * step, zone) AS upto_ts, zone, step
+FROM starts,
+	unnest(ARRAY['1 month', '1 day', '1 hour', '1 week', '3 months', '1 year', '2 days 12 hours',
+				 '45 minutes']::interval[]) AS step;
 CREATE TEMP TABLE periods AS
-SELECT s, zone, step, b.*, row_number() OVER (PARTITION BY s ORDER BY period_start) AS n
-FROM spans, LATERAL uuidv7_partition_bounds(from_ts, from_ts + 40 * step, step, zone) b;
-SELECT count(DISTINCT s) AS spans, count(*) >= 200 * 40 AS at_least_40_periods_each,
+SELECT s, from_ts, zone, step, b.*, row_number() OVER (PARTITION BY s ORDER BY period_start) AS n
+FROM spans, LATERAL uuidv7_partition_bounds(from_ts, upto_ts, step, zone) b;
+SELECT count(DISTINCT s) AS spans, count(*) AS periods,
 	count(*) FILTER (WHERE lower_bound >= upper_bound) AS empty,
 	count(*) FILTER (WHERE next_lower IS NOT NULL AND next_lower <> upper_bound) AS gaps_or_overlaps,
 	count(*) FILTER (WHERE next_start IS NOT NULL AND next_start <> period_end) AS periods_not_adjacent
@@ -89,11 +127,31 @@ FROM periods,
 							   period_start + 0.5 * (period_end - period_start),
 							   period_end - interval '1 microsecond']) AS t) g;
 
--- calendar periods: starts at local midnight of the first of the month
-SELECT count(*) AS months_not_at_local_midnight
-FROM periods WHERE step = '1 month'
-	AND to_char(period_start AT TIME ZONE zone, 'HH24:MI') <> to_char(
-		(SELECT min(period_start) FROM periods p2 WHERE p2.s = periods.s) AT TIME ZONE zone, 'HH24:MI');
+-- the periods start at from + k * step: months and days keep
+-- the local time of day, except where that time does not exist that day (a
+-- daylight-saving gap), where PostgreSQL reads it with the offset in force
+-- before the change; a local day the zone skips gives no period of its own
+CREATE TEMP TABLE expected_starts AS
+SELECT s, t AS period_start, row_number() OVER (PARTITION BY s ORDER BY t) AS n
+FROM (SELECT DISTINCT s, pg_temp.plus_in_zone(from_ts, k * step, zone) AS t
+	  FROM spans, generate_series(0, 39) k) e;
+SELECT count(*) AS starts_elsewhere
+FROM periods p FULL JOIN expected_starts e USING (s, n)
+WHERE p.period_start IS DISTINCT FROM e.period_start;
+SELECT from_ts, period_start, period_end
+FROM periods WHERE zone = 'Pacific/Apia' AND step = '1 day' AND n <= 3 ORDER BY n;
+-- so days and months from local midnight start each period at the first
+-- instant of a local day, which is 01:00 where midnight is skipped
+SELECT count(*) AS local_days_not_at_their_first_instant
+FROM periods
+WHERE step IN ('1 day', '1 month') AND (from_ts AT TIME ZONE zone)::time = '00:00'
+	AND period_start <> date_trunc('day', period_start AT TIME ZONE zone) AT TIME ZONE zone;
+SELECT to_char(period_start AT TIME ZONE zone, 'YYYY-MM-DD HH24:MI') AS asuncion_october_2023
+FROM periods WHERE zone = 'America/Asuncion' AND step = '1 month' AND n = 3;
+
+-- the last periods a UUIDv7 can carry: 40 milliseconds up to its last one
+SELECT count(*) AS last_periods, (array_agg(upper_bound ORDER BY period_start DESC))[1] AS last_upper_bound
+FROM uuidv7_partition_bounds('10889-08-02 05:31:50.615+00', '10889-08-02 05:31:50.655+00', '1 millisecond');
 
 -- DDL for a migration
 CREATE SCHEMA "Sales Data";

@@ -12,7 +12,9 @@
  *
  * The step is added as timestamptz + interval adds it: months and days
  * follow the calendar of a time zone (a day may last 23 or 25 hours across a
- * daylight-saving change), hours and smaller units are absolute.  The zone is
+ * daylight-saving change), hours and smaller units are absolute.  A local
+ * day that a zone skips (Pacific/Apia has no 2011-12-30) starts at the same
+ * instant as the day after it; such an empty period is left out.  The zone is
  * the session's TimeZone, or one named explicitly so that a migration gives
  * the same bounds whatever the session's setting.
  *
@@ -42,6 +44,8 @@
  * materializes before any LIMIT applies.
  */
 #define UUIDV7_MAX_PERIODS		1000000
+
+static const Interval zero_step = {0, 0, 0};
 
 /* the state of one call of uuidv7_partition_bounds */
 typedef struct PartitionBoundsState
@@ -85,6 +89,17 @@ add_steps(TimestampTz from, const Interval *step, int32 k, pg_tz *zone)
 	PG_END_TRY();
 
 	return result;
+}
+
+/*
+ * A time as text, in a string of its own: timestamptz_to_str() returns a
+ * static buffer, which a second call in the same argument list would
+ * overwrite.
+ */
+static char *
+timestamptz_text(TimestampTz ts)
+{
+	return pstrdup(timestamptz_to_str(ts));
 }
 
 /* The zone a name stands for, or an error. */
@@ -141,6 +156,16 @@ uuidv7_partition_bounds(PG_FUNCTION_ARGS)
 		state->next_start = state->from;
 		funcctx->user_fctx = state;
 
+		if (DatumGetInt32(DirectFunctionCall2(interval_cmp,
+											  IntervalPGetDatum(&state->step),
+											  IntervalPGetDatum(&zero_step))) <= 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("step must be a positive interval"),
+					 errdetail("The step is \"%s\".",
+							   DatumGetCString(DirectFunctionCall1(interval_out,
+																   IntervalPGetDatum(&state->step))))));
+
 		/* the span's edges must be times a UUIDv7 can carry */
 		(void) uuidv7_unix_us_from_timestamptz(state->from);
 		(void) uuidv7_unix_us_from_timestamptz(state->upto);
@@ -157,19 +182,24 @@ uuidv7_partition_bounds(PG_FUNCTION_ARGS)
 
 	CHECK_FOR_INTERRUPTS();
 
-	if (state->next >= UUIDV7_MAX_PERIODS)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many partition periods"),
-				 errdetail("A span is cut into at most %d periods.", UUIDV7_MAX_PERIODS),
-				 errhint("Use a longer step or a shorter span.")));
-	end = add_steps(state->from, &state->step, state->next + 1, state->zone);
-	if (end <= start)
+	/* skip the empty periods of local days that the zone skips */
+	do
+	{
+		if (state->next >= UUIDV7_MAX_PERIODS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("too many partition periods"),
+					 errdetail("A span is cut into at most %d periods.", UUIDV7_MAX_PERIODS),
+					 errhint("Use a longer step or a shorter span.")));
+		end = add_steps(state->from, &state->step, state->next + 1, state->zone);
+		state->next++;
+	} while (end == start);
+	if (end < start)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("step must be a positive interval"),
 				 errdetail("The period starting at %s would end at %s.",
-						   pstrdup(timestamptz_to_str(start)), timestamptz_to_str(end))));
+						   timestamptz_text(start), timestamptz_text(end))));
 
 	lower = palloc(sizeof(pg_uuid_t));
 	upper = palloc(sizeof(pg_uuid_t));
@@ -180,9 +210,8 @@ uuidv7_partition_bounds(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("step must be at least one millisecond"),
 				 errdetail("The period from %s to %s holds no millisecond of a UUIDv7.",
-						   pstrdup(timestamptz_to_str(start)), timestamptz_to_str(end))));
+						   timestamptz_text(start), timestamptz_text(end))));
 
-	state->next++;
 	state->next_start = end;
 
 	values[0] = TimestampTzGetDatum(start);

@@ -78,24 +78,123 @@ as_pg_user() {
 	if [ "$(id -u)" -eq 0 ]; then runuser -u "$PG_OS_USER" -- "$@"; else "$@"; fi
 }
 
-# fetch_pg_source DIR: download the upstream source of the installed server's
-# major version from Debian into DIR, with apt's own tools and a private
-# configuration (the machine's apt sources are not changed; apt checks the
-# tarball against the signed index); prints the tarball's path
-fetch_pg_source() {
-	local dir=$1 codename
-	codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+# debian_mirror: the Debian mirror this machine's own apt configuration
+# reads from (deb822 .sources files first, then the one-line sources.list),
+# so that no script names a host of its own
+debian_mirror() {
+	local mirror
+	mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '
+		/^[[:space:]]*$/ { if (uri != "" && suites ~ /(^| )[a-z]+( |$)/) { print uri; exit } uri = ""; suites = ""; next }
+		/^URIs:/ { uri = $2 }
+		/^Suites:/ { $1 = ""; suites = $0 }
+		END { if (uri != "" && suites ~ /(^| )[a-z]+( |$)/) print uri }' | head -n 1)
+	[ -n "$mirror" ] || mirror=$(sed -nE 's/^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?([a-z]+:[^[:space:]]+)[[:space:]]+[a-z]+[[:space:]].*/\2/p' \
+		/etc/apt/sources.list 2>/dev/null | grep -v security | head -n 1)
+	[ -n "$mirror" ] || { echo "no Debian mirror in this machine's apt configuration" >&2; return 1; }
+	echo "${mirror%/}"
+}
+
+# debian_apt DIR SUITE...: a private apt configuration in DIR for binary and
+# source packages of the given Debian suites from the machine's own mirror
+# (the machine's apt sources and package state are not changed; apt checks
+# every download against the signed index).  Sets APT_OPTS, the options that
+# point apt-get and apt-cache at it, and updates its lists.
+debian_apt() {
+	local dir=$1 suite mirror
+	shift
+	mirror=$(debian_mirror)
 	mkdir -p "$dir"/{lists/partial,cache/archives/partial}
 	touch "$dir/status"
-	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $codename main" \
-		>"$dir/sources.list"
-	local apt=(-o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=-
+	for suite in "$@"; do
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main"
+		echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main"
+	done >"$dir/sources.list"
+	APT_OPTS=(-o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=-
 		-o Dir::State::Lists="$dir/lists" -o Dir::State::status="$dir/status"
 		-o Dir::Cache="$dir/cache" -o APT::Sandbox::User=root)
-	apt-get "${apt[@]}" -qq update
+	apt-get "${APT_OPTS[@]}" -qq update
+}
+
+# debian_orig_tarball DIR SOURCE: download the upstream tarball of a source
+# package through the configuration debian_apt made; prints its path
+debian_orig_tarball() {
+	local dir=$1 source=$2
 	# the mirror may refuse the Debian packaging files; the tarball is enough
-	(cd "$dir" && apt-get "${apt[@]}" -qq source --download-only "postgresql-$PG_MAJOR" >/dev/null 2>&1) || true
-	ls "$dir"/postgresql-"$PG_MAJOR"_*.orig.tar.* 2>/dev/null | head -n 1
+	(cd "$dir" && apt-get "${APT_OPTS[@]}" -qq source --download-only "$source" >/dev/null 2>&1) || true
+	ls "$dir"/"${source}"_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -n 1
+}
+
+# fetch_pg_source DIR: the upstream source tarball of the server's major
+# version (PG_MAJOR), from Debian's stable suite; prints its path
+fetch_pg_source() {
+	debian_apt "$1" "$(. /etc/os-release && echo "$VERSION_CODENAME")"
+	debian_orig_tarball "$1" "postgresql-$PG_MAJOR"
+}
+
+# The Debian suite that serves each PostgreSQL major's source; the machine's
+# own server (15 on bookworm) comes from its own suite
+pg_suite() {
+	case $1 in
+		13) echo bullseye ;;
+		17) echo trixie ;;
+		18) echo sid ;;
+		19) echo experimental ;;
+		*) (. /etc/os-release && echo "$VERSION_CODENAME") ;;
+	esac
+}
+
+# Built servers are kept here, outside the checkout, one directory per
+# upstream version and flavour, so that a second run reuses them
+PG_CACHE=${UUIDV7_PG_CACHE:-/var/cache/uuidv7}
+# bump to rebuild every cached server when the recipe below changes
+PG_BUILD_RECIPE=1
+
+# pg_server MAJOR [FLAVOUR]: a PostgreSQL server of that major version built
+# from Debian's source package, in PG_CACHE; sets PG_CONFIG, PG_BINDIR and
+# PG_MAJOR to it.  FLAVOUR "asan" builds it with AddressSanitizer.  The
+# build takes 3 to 6 minutes on two cores, once.
+pg_server() {
+	local major=$1 flavour=${2:-plain} work version prefix tarball cflags ldflags
+	work=$(mktemp -d /tmp/uuidv7-pgsrc.XXXXXX)
+	mkdir -p "$PG_CACHE"
+	if debian_apt "$work/apt" "$(pg_suite "$major")" 2>"$work/apt.err"; then
+		version=$(apt-cache "${APT_OPTS[@]}" showsrc "postgresql-$major" 2>/dev/null |
+			sed -n 's/^Version: \(.*\)/\1/p' | sort -V | tail -n 1 | sed 's/-[^-]*$//; s/^[0-9]*://')
+	fi
+	if [ -z "$version" ]; then
+		# no mirror: the newest build of this major already cached, if any
+		version=$(ls "$PG_CACHE" | sed -n "s/^pg-\($major[.~][^-]*\)-$flavour-r$PG_BUILD_RECIPE\$/\1/p" | sort -V | tail -n 1)
+		[ -n "$version" ] || { cat "$work/apt.err" >&2; echo "cannot find PostgreSQL $major's source" >&2; rm -rf "$work"; return 1; }
+	fi
+	prefix=$PG_CACHE/pg-$version-$flavour-r$PG_BUILD_RECIPE
+	if [ ! -x "$prefix/bin/postgres" ]; then
+		echo "== building PostgreSQL $version ($flavour) into $prefix"
+		ensure_build_deps libssl-dev zlib1g-dev bison flex perl pkg-config
+		tarball=$(debian_orig_tarball "$work/apt" "postgresql-$major")
+		[ -n "$tarball" ] || { echo "could not download PostgreSQL $major's source" >&2; rm -rf "$work"; return 1; }
+		tar -xf "$tarball" -C "$work"
+		cflags="-O2 -g"
+		ldflags=
+		if [ "$flavour" = asan ]; then
+			cflags="-O1 -g -fsanitize=address -fno-omit-frame-pointer"
+			ldflags="-fsanitize=address"
+		fi
+		# installed under a temporary name and renamed when complete (an
+		# installation is relocatable), so that an interrupted build is
+		# never taken for a cached one
+		rm -rf "$prefix.partial"
+		(cd "$work"/postgresql-*/ &&
+			./configure --prefix="$prefix.partial" --with-openssl --without-readline --without-icu \
+				--without-llvm --enable-debug CFLAGS="$cflags" LDFLAGS="$ldflags" >"$work/configure.log" 2>&1 &&
+			make -s -j"$(nproc)" >"$work/make.log" 2>&1 && make -s install >"$work/install.log" 2>&1 &&
+			make -s -C contrib/amcheck install >>"$work/install.log" 2>&1) ||
+			{ tail -n 40 "$work"/*.log; rm -rf "$work"; return 1; }
+		mv "$prefix.partial" "$prefix"
+	fi
+	rm -rf "$work"
+	PG_CONFIG=$prefix/bin/pg_config
+	export PG_CONFIG
+	find_pg_config
 }
 
 CLUSTER_DIRS=()
