@@ -18,7 +18,9 @@ END
 $$;
 
 -- 2048 UUIDs: pseudo-random bytes with each of the 16 versions and each of
--- the 4 two-bit variant patterns, plus nil, max and the v7 extremes
+-- the 4 two-bit variant patterns, plus nil, max and the v7 extremes.
+-- (uuid_extract_timestamp is core's on PostgreSQL 17, which reads only
+-- version 1: the compat test puts it through the same UUIDs.)
 CREATE TEMP TABLE uuids AS
 SELECT g % 16 AS version, (g / 16) % 4 AS variant,
 	encode(set_byte(set_byte(b, 6, (get_byte(b, 6) & 15) | ((g % 16) << 4)),
@@ -31,7 +33,6 @@ SELECT f, outcome, count(*)
 FROM uuids, LATERAL (VALUES
 	('uuidv7_timestamp', pg_temp.outcome(format('SELECT uuidv7_timestamp(%L::uuid)', u))),
 	('uuidv7_unix_ms', pg_temp.outcome(format('SELECT uuidv7_unix_ms(%L::uuid)', u))),
-	('uuid_extract_timestamp', pg_temp.outcome(format('SELECT uuid_extract_timestamp(%L::uuid)', u))),
 	('uuid_extract_version', pg_temp.outcome(format('SELECT uuid_extract_version(%L::uuid)', u))),
 	('uuidv7_to_base32', pg_temp.outcome(format('SELECT uuidv7_to_base32(%L::uuid)', u))),
 	('uuidv7_to_base32_grouped', pg_temp.outcome(format('SELECT uuidv7_to_base32_grouped(%L::uuid)', u))),

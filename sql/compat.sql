@@ -1,8 +1,10 @@
 -- compatibility with core: what the extension creates, and core's semantics
 -- for the functions it provides on servers that lack them.
 -- The results below are those of PostgreSQL 18, and of every server from 13
--- to 16 where the extension provides the functions.  PostgreSQL 17's own
--- uuid_extract_timestamp() reads only version 1 (NULL for version 7).
+-- to 16 where the extension provides the functions (expected/compat.out).
+-- PostgreSQL 17's own uuid_extract_timestamp() reads only version 1 and
+-- returns NULL for version 7 (expected/compat_1.out): on 17, use
+-- uuidv7_timestamp() for the time of a UUIDv7.
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 
@@ -15,7 +17,8 @@ FROM unnest(ARRAY['uuidv7()', 'uuidv7(interval)', 'uuid_extract_timestamp(uuid)'
 
 -- what the extension owns: every function with its volatility, strictness
 -- and parallel safety, and a comment on every object (core's names left out,
--- as they exist on some servers only)
+-- as they exist on some servers only; so is the domain's array type, which
+-- PostgreSQL 17 and later record as a member and earlier versions do not)
 SELECT pg_describe_object(classid, objid, 0) AS object,
 	p.provolatile AS volatility, p.proisstrict AS strict, p.proparallel AS parallel,
 	obj_description(objid, classid::regclass::name) IS NOT NULL AS commented
@@ -24,6 +27,8 @@ WHERE d.refclassid = 'pg_extension'::regclass
 	AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'uuidv7')
 	AND d.deptype = 'e'
 	AND coalesce(p.proname NOT IN ('uuidv7', 'uuid_extract_timestamp', 'uuid_extract_version'), true)
+	AND NOT EXISTS (SELECT FROM pg_type t
+					WHERE d.classid = 'pg_type'::regclass AND t.oid = d.objid AND t.typcategory = 'A')
 ORDER BY 1;
 
 -- uuidv7() and uuidv7(interval) resolve without ambiguity
@@ -47,3 +52,18 @@ FROM (VALUES ('c232ab00-9414-11ec-b3c8-9f6bdeced846'),
 			 ('00000000-0000-0000-0000-000000000000'),
 			 ('ffffffff-ffff-ffff-ffff-ffffffffffff'),
 			 ('017f22e2-79b0-7cc3-08c4-dc0c0c07398f')) AS v(u);
+
+-- over UUIDs of every version and variant: a time exactly for the RFC
+-- variant's versions 1 and 7, a version exactly for the RFC variant
+CREATE TEMP TABLE uuids AS
+SELECT g % 16 AS version, (g / 16) % 4 AS variant,
+	encode(set_byte(set_byte(b, 6, (get_byte(b, 6) & 15) | ((g % 16) << 4)),
+					8, (get_byte(b, 8) & 63) | (((g / 16) % 4) << 6)), 'hex')::uuid AS u
+FROM generate_series(0, 2047) g, LATERAL (SELECT decode(md5(g::text), 'hex') AS b) r;
+SELECT version, count(*) FILTER (WHERE uuid_extract_timestamp(u) IS NOT NULL) AS with_time,
+	count(*) FILTER (WHERE uuid_extract_version(u) = version) AS with_version,
+	count(*) AS uuids
+FROM uuids WHERE variant = 2 AND version IN (1, 4, 7, 8) GROUP BY version ORDER BY version;
+SELECT count(*) FILTER (WHERE uuid_extract_timestamp(u) IS NOT NULL) AS other_variants_with_time,
+	count(*) FILTER (WHERE uuid_extract_version(u) IS NOT NULL) AS other_variants_with_version
+FROM uuids WHERE variant <> 2;

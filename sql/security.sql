@@ -1,6 +1,8 @@
 -- security: a database owner who is not a superuser installs the (trusted)
 -- extension, after planting look-alikes of the functions and operators its
--- scripts use; none of them is called, though the scripts run as superuser
+-- scripts use; none of them is called, though the scripts run as superuser.
+-- The test returns as whichever superuser ran it, to whichever database.
+SELECT current_user AS superuser, current_database() AS regress_db \gset
 SET client_min_messages = warning;
 CREATE ROLE regress_uuidv7_owner LOGIN;
 CREATE DATABASE regress_uuidv7_security OWNER regress_uuidv7_owner;
@@ -71,12 +73,12 @@ SET uuidv7.random_pool = off;
 -- no look-alike was called, by the superuser script or since
 SELECT called, as_user, superuser FROM public.captured;
 
-\c - postgres
+\c - :"superuser"
 SET client_min_messages = warning;
 -- the companion extension changes core's operator families: not trusted
 SELECT name, trusted, superuser FROM pg_available_extension_versions
 WHERE name LIKE 'uuidv7%' AND version = '0.2.0' ORDER BY 1;
-\c contrib_regression
+\c :"regress_db"
 SET client_min_messages = warning;
 DROP DATABASE regress_uuidv7_security;
 DROP ROLE regress_uuidv7_owner;

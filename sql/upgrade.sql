@@ -24,6 +24,11 @@ LANGUAGE sql AS $$
 	WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
 		AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'uuidv7')
 $$;
+-- core's names (created on some servers only) and the domain's array type
+-- (a member from PostgreSQL 17 on) are compared but not counted
+CREATE FUNCTION pg_temp.counted(object text) RETURNS boolean LANGUAGE sql AS $$
+	SELECT object !~ '^function (uuidv7|uuid_extract_timestamp|uuid_extract_version)\(' AND object <> 'type uuid7[]'
+$$;
 
 SELECT extversion AS fresh_version FROM pg_extension WHERE extname = 'uuidv7';
 CREATE TEMP TABLE fresh AS SELECT * FROM pg_temp.extension_objects();
@@ -41,7 +46,7 @@ CREATE TEMP TABLE upgraded AS SELECT * FROM pg_temp.extension_objects();
 SELECT 'only in fresh install' AS difference, * FROM (TABLE fresh EXCEPT TABLE upgraded) f
 UNION ALL
 SELECT 'only after upgrade', * FROM (TABLE upgraded EXCEPT TABLE fresh) u;
-SELECT count(*) AS objects_compared FROM fresh;
+SELECT count(*) AS objects_compared FROM fresh WHERE pg_temp.counted(object);
 
 -- the upgraded extension works
 SELECT uuidv7_timestamp(lower_bound) AS first_lower

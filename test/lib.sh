@@ -3,6 +3,11 @@
 #
 #   ensure_build_deps [pkg...]  install what building needs, plus extra Debian packages
 #   build_and_install           make (warnings are errors) and make install
+#   build_copy_and_install dir  the same in a copy of the tree
+#   debian_apt dir suite..., debian_orig_tarball dir source
+#                               Debian's packages through a private apt
+#                               configuration that reads the machine's mirror
+#   pg_server major             a server of that major built from Debian's source, cached
 #   cluster_start [name [conf...]]
 #                               initdb and start a cluster on a private socket,
 #                               with extra postgresql.conf lines and the
@@ -69,6 +74,18 @@ build_and_install() {
 	make -C "$TOP" -s clean
 	make -C "$TOP" -s WERROR=1
 	as_root make -C "$TOP" -s install
+}
+
+# build_copy_and_install DIR: build uuidv7 for the server of PG_CONFIG in a
+# copy of the tree in DIR (warnings are errors) and install it there, so
+# that builds for several servers do not share object files
+build_copy_and_install() {
+	local dir=$1
+	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
+		xargs -0 cp --parents -t "$dir")
+	echo "== building uuidv7 against PostgreSQL $PG_MAJOR ($("$PG_CONFIG" --version))"
+	make -C "$dir" -s WERROR=1
+	as_root make -C "$dir" -s install >/dev/null
 }
 
 # the OS user that owns throwaway clusters: initdb refuses root
@@ -147,7 +164,7 @@ pg_suite() {
 # upstream version and flavour, so that a second run reuses them
 PG_CACHE=${UUIDV7_PG_CACHE:-/var/cache/uuidv7}
 # bump to rebuild every cached server when the recipe below changes
-PG_BUILD_RECIPE=1
+PG_BUILD_RECIPE=2
 
 # pg_server MAJOR [FLAVOUR]: a PostgreSQL server of that major version built
 # from Debian's source package, in PG_CACHE; sets PG_CONFIG, PG_BINDIR and
@@ -179,17 +196,18 @@ pg_server() {
 			cflags="-O1 -g -fsanitize=address -fno-omit-frame-pointer"
 			ldflags="-fsanitize=address"
 		fi
-		# installed under a temporary name and renamed when complete (an
-		# installation is relocatable), so that an interrupted build is
-		# never taken for a cached one
-		rm -rf "$prefix.partial"
+		# staged with DESTDIR and moved into place when complete, so that an
+		# interrupted build is never taken for a cached one (the programs
+		# find their libraries by the final prefix, built into them)
 		(cd "$work"/postgresql-*/ &&
-			./configure --prefix="$prefix.partial" --with-openssl --without-readline --without-icu \
+			./configure --prefix="$prefix" --with-openssl --without-readline --without-icu \
 				--without-llvm --enable-debug CFLAGS="$cflags" LDFLAGS="$ldflags" >"$work/configure.log" 2>&1 &&
-			make -s -j"$(nproc)" >"$work/make.log" 2>&1 && make -s install >"$work/install.log" 2>&1 &&
-			make -s -C contrib/amcheck install >>"$work/install.log" 2>&1) ||
+			make -s -j"$(nproc)" >"$work/make.log" 2>&1 &&
+			make -s install DESTDIR="$work/stage" >"$work/install.log" 2>&1 &&
+			make -s -C contrib/amcheck install DESTDIR="$work/stage" >>"$work/install.log" 2>&1) ||
 			{ tail -n 40 "$work"/*.log; rm -rf "$work"; return 1; }
-		mv "$prefix.partial" "$prefix"
+		rm -rf "$prefix"
+		mv "$work/stage$prefix" "$prefix"
 	fi
 	rm -rf "$work"
 	PG_CONFIG=$prefix/bin/pg_config
@@ -198,6 +216,9 @@ pg_server() {
 }
 
 CLUSTER_DIRS=()
+# the bootstrap superuser of throwaway clusters; nothing may depend on its
+# name (Homebrew and Postgres.app name it after the OS user)
+CLUSTER_SUPERUSER=${CLUSTER_SUPERUSER:-postgres}
 
 # initdb a cluster in a directory of its own, configured but not started
 cluster_init() {
@@ -209,12 +230,12 @@ cluster_init() {
 	CLUSTER_DIRS+=("$CLUSTER_DIR")
 	trap cluster_stop_all EXIT
 
-	as_pg_user "$PG_BINDIR/initdb" -D "$CLUSTER_DIR/data" -U postgres -A trust \
+	as_pg_user "$PG_BINDIR/initdb" -D "$CLUSTER_DIR/data" -U "$CLUSTER_SUPERUSER" -A trust \
 		--no-sync >"$CLUSTER_DIR/initdb.log" 2>&1 ||
 		{ cat "$CLUSTER_DIR/initdb.log"; exit 1; }
 	# the socket lives in the cluster's own directory and TCP is off, so the
 	# port only names the socket and cannot clash with another server's
-	export PGHOST=$CLUSTER_DIR PGPORT=$((50000 + RANDOM % 10000)) PGUSER=postgres
+	export PGHOST=$CLUSTER_DIR PGPORT=$((50000 + RANDOM % 10000)) PGUSER=$CLUSTER_SUPERUSER
 	export PGDATABASE=postgres
 	cat >>"$CLUSTER_DIR/data/postgresql.conf" <<-EOF
 		listen_addresses = ''

@@ -51,7 +51,7 @@ standby_dir=$(mktemp -d /tmp/uuidv7-standby.XXXXXX)
 chmod 755 "$standby_dir"
 [ "$(id -u)" -eq 0 ] && chown "$PG_OS_USER" "$standby_dir"
 CLUSTER_DIRS+=("$standby_dir")
-as_pg_user "$PG_BINDIR/pg_basebackup" -h "$a_host" -p "$a_port" -U postgres -D "$standby_dir/data" -R -X stream
+as_pg_user "$PG_BINDIR/pg_basebackup" -h "$a_host" -p "$a_port" -U "$PGUSER" -D "$standby_dir/data" -R -X stream
 standby_port=$((a_port + 1))
 cat >>"$standby_dir/data/postgresql.conf" <<EOF
 port = $standby_port
@@ -77,9 +77,9 @@ CREATE TABLE orders (
 SELECT count(*) FROM uuidv7_create_partitions('orders', date_trunc('month', now()) - interval '1 month',
 											   now() + interval '1 month', '1 month');
 CREATE TABLE orders_default PARTITION OF orders DEFAULT;" >/dev/null
-sql "$w_host" "$w_port" "CREATE SUBSCRIPTION from_a CONNECTION 'host=$a_host port=$a_port dbname=app user=postgres'
+sql "$w_host" "$w_port" "CREATE SUBSCRIPTION from_a CONNECTION 'host=$a_host port=$a_port dbname=app user=''$PGUSER'''
 	PUBLICATION orders_pub" 2>/dev/null
-sql "$w_host" "$w_port" "CREATE SUBSCRIPTION from_b CONNECTION 'host=$b_host port=$b_port dbname=app user=postgres'
+sql "$w_host" "$w_port" "CREATE SUBSCRIPTION from_b CONNECTION 'host=$b_host port=$b_port dbname=app user=''$PGUSER'''
 	PUBLICATION orders_pub" 2>/dev/null
 
 for r in a b; do

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# test/suite.sh: the whole suite on one server, the one of PG_CONFIG.
+#
+# Builds uuidv7 for that server in a copy of the tree (so that several majors
+# can be tested at once; EXT_DIR names a copy already built), installs it,
+# runs the pg_regress suites in a throwaway cluster, then every test/t_*.sh.
+# A script that does not apply to this major exits 77 and counts as skipped.
+# Prints one line per check, "RESULT <major> <check> ok|FAILED|skipped", and
+# exits non-zero if any failed.
+#
+#   OLD_PG_CONFIG   the server t_pgupgrade.sh upgrades from (default: this one)
+#   CHECKS          the t_*.sh scripts to run, by name (default: all)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+find_pg_config
+
+if [ -z "${EXT_DIR:-}" ]; then
+	EXT_DIR=$(mktemp -d "/tmp/uuidv7-ext-$PG_MAJOR.XXXXXX")
+	build_copy_and_install "$EXT_DIR"
+fi
+
+status=0
+result() { # result CHECK EXIT_CODE
+	local verdict=FAILED
+	case $2 in 0) verdict=ok ;; 77) verdict=skipped ;; *) status=1 ;; esac
+	echo "RESULT $PG_MAJOR $1 $verdict"
+}
+
+cluster_start "uuidv7-pg$PG_MAJOR"
+echo "== PostgreSQL $PG_MAJOR: pg_regress suites"
+rc=0
+make -C "$EXT_DIR" -s installcheck || rc=$?
+[ $rc -eq 0 ] || cat "$EXT_DIR/regression.diffs" 2>/dev/null | head -300 || true
+result regress $rc
+
+for script in "$TOP"/test/t_*.sh; do
+	name=$(basename "$script" .sh)
+	if [ -n "${CHECKS:-}" ] && ! grep -qw "$name" <<<"$CHECKS"; then continue; fi
+	echo "== PostgreSQL $PG_MAJOR: $name"
+	rc=0
+	bash "$script" || rc=$?
+	result "$name" $rc
+done
+exit $status
