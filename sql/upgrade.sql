@@ -1,28 +1,34 @@
--- upgrade: installing the oldest release and walking every upgrade script
--- gives exactly the objects of a fresh install of the current version
+-- upgrade: installing the oldest release of each extension and walking
+-- every upgrade script, one release at a time, gives exactly the objects of
+-- a fresh install of the current version
 SET client_min_messages = warning;
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 
-CREATE FUNCTION pg_temp.extension_objects()
+-- each member object of an extension with what defines it and its comment
+CREATE FUNCTION pg_temp.extension_objects(ext name)
 RETURNS TABLE (object text, definition text, comment text)
 LANGUAGE sql AS $$
 	SELECT pg_describe_object(d.classid, d.objid, 0),
 		CASE WHEN d.classid = 'pg_proc'::regclass THEN
 			(SELECT concat_ws(' | ', pg_get_function_result(p.oid), pg_get_function_arguments(p.oid),
-							  p.provolatile, p.proisstrict, p.proparallel, p.prosecdef, p.proconfig::text,
-							  p.prosrc, p.probin)
+							  p.provolatile, p.proisstrict, p.proparallel, p.proleakproof, p.prosecdef,
+							  p.proconfig::text, p.prosrc, p.probin)
 			 FROM pg_proc p WHERE p.oid = d.objid)
 		WHEN d.classid = 'pg_type'::regclass THEN
 			(SELECT concat_ws(' | ', format_type(t.typbasetype, t.typtypmod), t.typnotnull,
 							  (SELECT string_agg(c.conname || ' ' || pg_get_constraintdef(c.oid), ', ' ORDER BY c.conname)
 							   FROM pg_constraint c WHERE c.contypid = t.oid))
 			 FROM pg_type t WHERE t.oid = d.objid)
+		WHEN d.classid = 'pg_operator'::regclass THEN
+			(SELECT concat_ws(' | ', o.oprcode::regprocedure, o.oprcom::regoperator, o.oprnegate::regoperator,
+							  o.oprrest, o.oprjoin)
+			 FROM pg_operator o WHERE o.oid = d.objid)
 		END,
 		obj_description(d.objid, d.classid::regclass::name)
 	FROM pg_depend d
 	WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
-		AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'uuidv7')
+		AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = ext)
 $$;
 -- core's names (created on some servers only) and the domain's array type
 -- (a member from PostgreSQL 17 on) are compared but not counted
@@ -30,24 +36,43 @@ CREATE FUNCTION pg_temp.counted(object text) RETURNS boolean LANGUAGE sql AS $$
 	SELECT object !~ '^function (uuidv7|uuid_extract_timestamp|uuid_extract_version)\(' AND object <> 'type uuid7[]'
 $$;
 
-SELECT extversion AS fresh_version FROM pg_extension WHERE extname = 'uuidv7';
-CREATE TEMP TABLE fresh AS SELECT * FROM pg_temp.extension_objects();
+CREATE EXTENSION uuidv7_time_ops;
+SELECT extname, extversion AS fresh_version FROM pg_extension WHERE extname LIKE 'uuidv7%' ORDER BY 1;
+CREATE TEMP TABLE fresh AS
+SELECT ext, o.* FROM unnest(ARRAY['uuidv7', 'uuidv7_time_ops']::name[]) ext, pg_temp.extension_objects(ext) o;
 
 -- every released version can be reached from the oldest
-SELECT source, target, path FROM pg_extension_update_paths('uuidv7')
-WHERE source = '0.1.0' ORDER BY target;
+SELECT 'uuidv7' AS extension, source, target, path FROM pg_extension_update_paths('uuidv7')
+WHERE source = '0.1.0' AND path IS NOT NULL
+UNION ALL
+SELECT 'uuidv7_time_ops', source, target, path FROM pg_extension_update_paths('uuidv7_time_ops')
+WHERE source = '0.2.0' AND path IS NOT NULL
+ORDER BY 1, 3;
 
+-- the oldest releases, then one step at a time (uuidv7_time_ops 0.2.0 came
+-- with uuidv7 0.2.0)
+DROP EXTENSION uuidv7_time_ops;
 DROP EXTENSION uuidv7 CASCADE;
 CREATE EXTENSION uuidv7 VERSION '0.1.0';
 ALTER EXTENSION uuidv7 UPDATE TO '0.2.0';
-SELECT extversion AS upgraded_version FROM pg_extension WHERE extname = 'uuidv7';
-CREATE TEMP TABLE upgraded AS SELECT * FROM pg_temp.extension_objects();
+CREATE EXTENSION uuidv7_time_ops VERSION '0.2.0';
+ALTER EXTENSION uuidv7 UPDATE TO '0.3.0';
+ALTER EXTENSION uuidv7_time_ops UPDATE TO '0.3.0';
+SELECT extname, extversion AS upgraded_version FROM pg_extension WHERE extname LIKE 'uuidv7%' ORDER BY 1;
+CREATE TEMP TABLE upgraded AS
+SELECT ext, o.* FROM unnest(ARRAY['uuidv7', 'uuidv7_time_ops']::name[]) ext, pg_temp.extension_objects(ext) o;
 
 SELECT 'only in fresh install' AS difference, * FROM (TABLE fresh EXCEPT TABLE upgraded) f
 UNION ALL
 SELECT 'only after upgrade', * FROM (TABLE upgraded EXCEPT TABLE fresh) u;
-SELECT count(*) AS objects_compared FROM fresh WHERE pg_temp.counted(object);
+SELECT ext, count(*) AS objects_compared,
+	count(*) FILTER (WHERE object LIKE 'function %' AND (
+		SELECT proleakproof FROM pg_proc WHERE oid = to_regprocedure(substr(object, length('function ') + 1)))) AS leakproof
+FROM fresh WHERE pg_temp.counted(object) GROUP BY ext ORDER BY ext;
 
--- the upgraded extension works
+-- the upgraded extensions work
 SELECT uuidv7_timestamp(lower_bound) AS first_lower
 FROM uuidv7_partition_bounds('2025-01-01', '2025-02-01', '1 month', 'UTC');
+SELECT count(*) FILTER (WHERE NOT present) AS time_ops_members_missing FROM uuidv7_time_ops_status();
+SELECT uuidv7_min('2025-01-01') >= '2025-01-01'::timestamptz AS time_ops_work;
+DROP EXTENSION uuidv7_time_ops;

@@ -27,22 +27,28 @@ COMMENT ON FUNCTION uuidv7_generate_at(pg_catalog.timestamptz) IS
 'generate an RFC 9562 UUID version 7 for the given time, with fresh random bits';
 
 -- extraction
+--
+-- LEAKPROOF, as core's uuid_extract_timestamp(): they raise no error for
+-- any input (a UUID that is not version 7 gives NULL), so the planner may
+-- use an index on them under row-level security.
 
 CREATE FUNCTION uuidv7_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
 AS 'MODULE_PATHNAME', 'uuidv7_timestamp'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 
 COMMENT ON FUNCTION uuidv7_timestamp(pg_catalog.uuid) IS
 'time embedded in a UUID version 7, to the millisecond; NULL for any other UUID';
 
 CREATE FUNCTION uuidv7_unix_ms(id pg_catalog.uuid) RETURNS pg_catalog.int8
 AS 'MODULE_PATHNAME', 'uuidv7_unix_ms'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 
 COMMENT ON FUNCTION uuidv7_unix_ms(pg_catalog.uuid) IS
 'milliseconds since the Unix epoch embedded in a UUID version 7; NULL for any other UUID';
 
 -- bounds
+--
+-- Not LEAKPROOF: a time outside what a UUIDv7 holds raises an error.
 
 CREATE FUNCTION uuidv7_min(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 AS 'MODULE_PATHNAME', 'uuidv7_min'
@@ -59,6 +65,8 @@ COMMENT ON FUNCTION uuidv7_max(pg_catalog.timestamptz) IS
 'largest UUID version 7 whose time is at or before the given time: id <= uuidv7_max(t) exactly when uuidv7_timestamp(id) <= t';
 
 -- domain
+--
+-- Not LEAKPROOF: its error for a UUID of another version shows the value.
 
 CREATE FUNCTION uuidv7_domain_check(id pg_catalog.uuid) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'uuidv7_domain_check'
@@ -77,7 +85,8 @@ COMMENT ON DOMAIN uuid7 IS
 --
 -- On a server that lacks one of core's UUID functions, create it with core's
 -- semantics (those of PostgreSQL 18), so that a schema written for 18 runs
--- unchanged.  On a server that has it, create nothing by that name: ours
+-- unchanged (LEAKPROOF as core's extraction functions are).  On a server
+-- that has it, create nothing by that name: ours
 -- would be shadowed by pg_catalog's or make calls ambiguous.  A function of
 -- that signature the user already has in our schema is left alone.
 
@@ -112,13 +121,13 @@ BEGIN
 		WHEN 'uuid_extract_timestamp(pg_catalog.uuid)' THEN
 			CREATE FUNCTION @extschema@.uuid_extract_timestamp(pg_catalog.uuid) RETURNS pg_catalog.timestamptz
 			AS 'MODULE_PATHNAME', 'uuidv7_compat_extract_timestamp'
-			LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+			LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 			COMMENT ON FUNCTION @extschema@.uuid_extract_timestamp(pg_catalog.uuid) IS
 			'extract the time of a UUID version 1 or 7 (compatibility version of the function of PostgreSQL 18)';
 		WHEN 'uuid_extract_version(pg_catalog.uuid)' THEN
 			CREATE FUNCTION @extschema@.uuid_extract_version(pg_catalog.uuid) RETURNS pg_catalog.int2
 			AS 'MODULE_PATHNAME', 'uuidv7_compat_extract_version'
-			LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+			LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 			COMMENT ON FUNCTION @extschema@.uuid_extract_version(pg_catalog.uuid) IS
 			'extract the version of an RFC 9562 UUID (compatibility version of the function of PostgreSQL 17)';
 		END CASE;
@@ -280,6 +289,7 @@ COMMENT ON FUNCTION uuidv7_create_partitions(pg_catalog.regclass, pg_catalog.tim
 'create the missing partitions of a span of time of a table range-partitioned on a UUIDv7 key; existing ones are skipped';
 
 -- pg_partman 5.x: p_time_encoder and p_time_decoder of create_parent()
+-- (not LEAKPROOF: a time out of range, or text that is no UUID, raises)
 
 CREATE FUNCTION uuidv7_partman_encoder(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 AS 'MODULE_PATHNAME', 'uuidv7_min'
@@ -296,17 +306,20 @@ COMMENT ON FUNCTION uuidv7_partman_decoder(pg_catalog.text) IS
 'pg_partman time decoder for a UUIDv7 control column: the time of a UUIDv7 given as text (NULL for other UUIDs)';
 
 -- text forms
+--
+-- Every UUID has a base32 form: the two encoders raise no error and are
+-- LEAKPROOF.  The decoder raises on text that is not base32 of 128 bits.
 
 CREATE FUNCTION uuidv7_to_base32(id pg_catalog.uuid) RETURNS pg_catalog.text
 AS 'MODULE_PATHNAME', 'uuidv7_to_base32'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 
 COMMENT ON FUNCTION uuidv7_to_base32(pg_catalog.uuid) IS
 '26-character Crockford base32 of any UUID (the ULID text form), sorting bytewise as the UUID';
 
 CREATE FUNCTION uuidv7_to_base32_grouped(id pg_catalog.uuid) RETURNS pg_catalog.text
 AS 'MODULE_PATHNAME', 'uuidv7_to_base32_grouped'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 
 COMMENT ON FUNCTION uuidv7_to_base32_grouped(pg_catalog.uuid) IS
 'lower-case Crockford base32 of any UUID in hyphenated groups of four from the right, for people to read';

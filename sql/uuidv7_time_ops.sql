@@ -11,52 +11,57 @@
 -- member that refers to them, leaving core's families as they were.
 
 -- comparison functions (the C functions serve both operators of each pair)
+--
+-- LEAKPROOF, as core's uuid comparisons: they are total over both types
+-- (instants beyond what a UUIDv7 holds stand below or above every UUID) and
+-- raise no error, so that under row-level security the planner may still
+-- use them as index conditions.
 
 CREATE FUNCTION uuidv7_lt_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'uuidv7_lt_timestamptz'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION uuidv7_lt_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) IS
 'implementation of uuid < timestamptz: the UUIDv7 is of an earlier time';
 
 CREATE FUNCTION uuidv7_le_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'uuidv7_lt_timestamptz'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION uuidv7_le_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) IS
 'implementation of uuid <= timestamptz: the same as <, as no UUID equals an instant';
 
 CREATE FUNCTION uuidv7_ge_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'uuidv7_ge_timestamptz'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION uuidv7_ge_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) IS
 'implementation of uuid >= timestamptz: the UUIDv7 is of the same or a later time';
 
 CREATE FUNCTION uuidv7_gt_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'uuidv7_ge_timestamptz'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION uuidv7_gt_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) IS
 'implementation of uuid > timestamptz: the same as >=, as no UUID equals an instant';
 
 CREATE FUNCTION timestamptz_lt_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'timestamptz_lt_uuidv7'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION timestamptz_lt_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
 'implementation of timestamptz < uuid: the UUIDv7 is of the same or a later time';
 
 CREATE FUNCTION timestamptz_le_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'timestamptz_lt_uuidv7'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION timestamptz_le_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
 'implementation of timestamptz <= uuid: the same as <, as no UUID equals an instant';
 
 CREATE FUNCTION timestamptz_gt_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'timestamptz_gt_uuidv7'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION timestamptz_gt_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
 'implementation of timestamptz > uuid: the UUIDv7 is of an earlier time';
 
 CREATE FUNCTION timestamptz_ge_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'timestamptz_gt_uuidv7'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION timestamptz_ge_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
 'implementation of timestamptz >= uuid: the same as >, as no UUID equals an instant';
 
@@ -64,17 +69,18 @@ COMMENT ON FUNCTION timestamptz_ge_uuidv7(pg_catalog.timestamptz, pg_catalog.uui
 
 CREATE FUNCTION uuidv7_cmp_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.int4
 AS 'MODULE_PATHNAME', 'uuidv7_cmp_timestamptz'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION uuidv7_cmp_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) IS
 'btree comparison of a uuid with an instant: -1 or 1, never 0';
 
 CREATE FUNCTION timestamptz_cmp_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.int4
 AS 'MODULE_PATHNAME', 'timestamptz_cmp_uuidv7'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION timestamptz_cmp_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
 'btree comparison of an instant with a uuid: -1 or 1, never 0';
 
--- STABLE as core's in_range for timestamptz: day and month offsets follow TimeZone
+-- STABLE as core's in_range for timestamptz: day and month offsets follow
+-- TimeZone; not LEAKPROOF: a UUID of another version raises an error
 CREATE FUNCTION uuidv7_in_range(val pg_catalog.uuid, base pg_catalog.uuid, "offset" pg_catalog.interval,
 								sub pg_catalog.bool, less pg_catalog.bool) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'uuidv7_in_range'
