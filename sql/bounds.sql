@@ -80,9 +80,17 @@ CREATE TABLE tiled_b PARTITION OF tiled
 CREATE TABLE tiled_c PARTITION OF tiled
 	FOR VALUES FROM (uuidv7_min('2025-01-02 12:00:00.0005+00')) TO (uuidv7_min('2025-01-03 00:00:00+00'));
 
--- a partition that overlaps by one millisecond is refused
-CREATE TABLE tiled_overlap PARTITION OF tiled
-	FOR VALUES FROM (uuidv7_min('2025-01-02 23:59:59.999+00')) TO (uuidv7_min('2025-01-04 00:00:00+00'));
+-- a partition that overlaps by one millisecond is refused (the error caught
+-- and shown without its position in the statement, which PostgreSQL 13
+-- does not report)
+DO $$
+BEGIN
+	CREATE TABLE tiled_overlap PARTITION OF tiled
+		FOR VALUES FROM (uuidv7_min('2025-01-02 23:59:59.999+00')) TO (uuidv7_min('2025-01-04 00:00:00+00'));
+EXCEPTION WHEN OTHERS THEN
+	RAISE NOTICE '%: %', SQLSTATE, SQLERRM;
+END
+$$;
 
 INSERT INTO tiled
 SELECT id

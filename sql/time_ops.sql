@@ -22,7 +22,9 @@ RESET ROLE;
 DROP ROLE regress_uuidv7_owner;
 
 CREATE EXTENSION uuidv7_time_ops;
-SELECT * FROM uuidv7_time_ops_status();
+-- (BRIN's multi-minmax class, which PostgreSQL has from 14 on, has a test of
+-- its own: time_ops_brin_multi)
+SELECT * FROM uuidv7_time_ops_status() WHERE family <> 'uuid_minmax_multi_ops';
 
 -- what each operator means, at a whole millisecond and inside one: an
 -- instant stands just below the first UUID of its first millisecond
@@ -161,7 +163,8 @@ DECLARE
 BEGIN
 	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF) ' || q INTO plan;
 	plan := plan -> 0 -> 'Plan';
-	rows := (plan ->> 'Actual Rows')::bigint;
+	-- (PostgreSQL 18 prints row counts with two decimals)
+	rows := (plan ->> 'Actual Rows')::numeric;
 	heap_blocks_read := (plan ->> 'Exact Heap Blocks')::bigint + (plan ->> 'Lossy Heap Blocks')::bigint;
 	table_blocks := pg_relation_size('events') / current_setting('block_size')::int;
 	RETURN NEXT;
@@ -169,12 +172,6 @@ END
 $$;
 -- 3600 rows of about 157 a block lie in 23 blocks; BRIN reads the whole
 -- 128-block ranges that hold them, here 2 of the table's 100
-SELECT * FROM pg_temp.heap_blocks($$SELECT v FROM events
-	WHERE id >= '2025-01-10 12:00:00+00'::timestamptz AND id < '2025-01-10 13:00:00+00'::timestamptz$$);
-DROP INDEX events_brin;
-CREATE INDEX events_brin_multi ON events USING brin (id uuid_minmax_multi_ops);
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM events WHERE id >= '2025-01-10 12:00:00+00'::timestamptz AND id < '2025-01-10 13:00:00+00'::timestamptz;
 SELECT * FROM pg_temp.heap_blocks($$SELECT v FROM events
 	WHERE id >= '2025-01-10 12:00:00+00'::timestamptz AND id < '2025-01-10 13:00:00+00'::timestamptz$$);
 DROP TABLE events;
@@ -188,7 +185,7 @@ SELECT count(*) FROM readings
 WHERE id >= '2025-02-01 00:00:00+00'::timestamptz AND id < '2025-02-02 00:00:00+00'::timestamptz;
 SELECT * FROM uuidv7_time_ops_repair();
 SELECT count(*) FILTER (WHERE present) AS present, count(*) FILTER (WHERE NOT present) AS missing
-FROM uuidv7_time_ops_status();
+FROM uuidv7_time_ops_status() WHERE family <> 'uuid_minmax_multi_ops';
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM readings
 WHERE id >= '2025-02-01 00:00:00+00'::timestamptz AND id < '2025-02-02 00:00:00+00'::timestamptz;

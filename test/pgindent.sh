@@ -8,16 +8,9 @@ ensure_build_deps perl
 
 work=$(mktemp -d /tmp/uuidv7-pgindent.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work"/{lists/partial,cache/archives/partial}
-touch "$work/status"
-echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" \
-	>"$work/sources.list"
-apt=(-o Dir::Etc::sourcelist="$work/sources.list" -o Dir::Etc::sourceparts=-
-	-o Dir::State::Lists="$work/lists" -o Dir::State::status="$work/status"
-	-o Dir::Cache="$work/cache" -o APT::Sandbox::User=root)
-apt-get "${apt[@]}" -qq update
-(cd "$work" && apt-get "${apt[@]}" -qq source --download-only postgresql-17 >/dev/null 2>&1) || true
-tarball=$(ls "$work"/postgresql-17_*.orig.tar.* | head -n 1)
+debian_apt "$work" trixie
+tarball=$(debian_orig_tarball "$work" postgresql-17)
+[ -n "$tarball" ] || { echo "could not download PostgreSQL 17's source" >&2; exit 1; }
 tar -xf "$tarball" -C "$work" --wildcards '*/src/tools/pg_bsd_indent/*' '*/src/tools/pgindent/*'
 tools=$(ls -d "$work"/postgresql-17*/src/tools)
 

@@ -1,34 +1,43 @@
 #!/usr/bin/env bash
-# test/t_pgupgrade.sh: pg_upgrade (same major version) of a cluster holding the
-# application database of test/app.sql.  The schema and every row survive and
-# everything works, by the checks of test/t_dump.sh; the time operators
-# survive too, but pg_upgrade drops their membership in core's operator
-# families, which uuidv7_time_ops_status() reports and uuidv7_time_ops_repair()
-# restores; dropping the extension then leaves none of it behind.
+# test/t_pgupgrade.sh: pg_upgrade of a cluster holding the application
+# database of test/app.sql, from the server of OLD_PG_CONFIG (the previous
+# major the suite tests; default: the same server) to the server of
+# PG_CONFIG.  The schema and every row survive and everything works, by the
+# checks of test/t_dump.sh (both schemas dumped by the newer pg_dump); the
+# time operators survive too, but pg_upgrade drops their membership in
+# core's operator families, which uuidv7_time_ops_status() reports and
+# uuidv7_time_ops_repair() restores; dropping the extension then leaves none
+# of it behind.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
+new_bindir=$PG_BINDIR
+old_bindir=$("${OLD_PG_CONFIG:-$PG_CONFIG}" --bindir)
+old_version=$("$old_bindir/postgres" --version | sed -E 's/^[^0-9]*([0-9][^ ]*).*/\1/')
+echo "pg_upgrade from PostgreSQL $old_version to $("$new_bindir/postgres" --version | sed -E 's/^[^0-9]*([0-9][^ ]*).*/\1/')"
 
 q() { "$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 -d app -c "$1"; }
 
 work=$(mktemp -d /tmp/uuidv7-upgrade.XXXXXX)
+PG_BINDIR=$old_bindir
 cluster_start uuidv7-upgrade-old
 trap 'rm -rf "$work"; cluster_stop_all' EXIT
 old=$CLUSTER_DIR old_port=$PGPORT
 app_create
 plan_query="EXPLAIN (COSTS OFF) SELECT count(*) FROM orders
 	WHERE id >= '2025-02-10 00:00:00+00'::timestamptz AND id < '2025-02-11 00:00:00+00'::timestamptz"
-app_schema "$PGHOST" "$PGPORT" app >"$work/before-schema.sql"
+PG_BINDIR=$new_bindir app_schema "$PGHOST" "$PGPORT" app >"$work/before-schema.sql"
 app_digests "$PGHOST" "$PGPORT" app >"$work/before-data.txt"
 before_plan=$(q "$plan_query")
-as_pg_user "$PG_BINDIR/pg_ctl" -D "$old/data" -m fast -w stop >/dev/null
+as_pg_user "$old_bindir/pg_ctl" -D "$old/data" -m fast -w stop >/dev/null
 
+PG_BINDIR=$new_bindir
 cluster_init uuidv7-upgrade-new
 trap 'rm -rf "$work"; cluster_stop_all' EXIT
 new=$CLUSTER_DIR
-(cd "$new" && as_pg_user "$PG_BINDIR/pg_upgrade" -b "$PG_BINDIR" -B "$PG_BINDIR" \
+(cd "$new" && as_pg_user "$new_bindir/pg_upgrade" -b "$old_bindir" -B "$new_bindir" -U "$PGUSER" \
 	-d "$old/data" -D "$new/data" -p "$old_port" -P "$PGPORT" -s "$new" >"$new/pg_upgrade.log" 2>&1) ||
-	{ tail -n 30 "$new/pg_upgrade.log"; exit 1; }
+	{ tail -n 30 "$new/pg_upgrade.log"; tail -n 20 "$new"/data/pg_upgrade_output.d/*/log/*.log; exit 1; }
 cluster_run
 
 missing=$(q "SELECT count(*) FROM uuidv7_time_ops_status() WHERE NOT present")
