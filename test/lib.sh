@@ -277,12 +277,15 @@ app_create() {
 	psql_q "CREATE DATABASE app"
 	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -d app -f "$TOP/test/app.sql" >/dev/null
 }
-# (the \restrict key of pg_dump 15.14+ is random in every dump)
+# (the \restrict key of pg_dump 15.14+ is random in every dump; the server's
+# version differs after pg_upgrade to another major)
 app_schema() { # app_schema HOST PORT DB
-	"$PG_BINDIR/pg_dump" -h "$1" -p "$2" -d "$3" --schema-only | grep -Ev '^\\(un)?restrict '
+	"$PG_BINDIR/pg_dump" -h "$1" -p "$2" -d "$3" --schema-only |
+		grep -Ev '^\\(un)?restrict |^-- Dumped from database version '
 }
+# (SQL on standard input: psql before 15 prints only the last result of -c)
 app_digests() { # app_digests HOST PORT DB
-	"$PG_BINDIR/psql" -X -q -At -h "$1" -p "$2" -d "$3" -v ON_ERROR_STOP=1 -c "
+	"$PG_BINDIR/psql" -X -q -At -h "$1" -p "$2" -d "$3" -v ON_ERROR_STOP=1 <<<"
 		SELECT 'orders ' || count(*) || ' ' || md5(string_agg(o::text, ',' ORDER BY id)) FROM orders o;
 		SELECT 'events ' || count(*) || ' ' || md5(string_agg(e::text, ',' ORDER BY id)) FROM events e;
 		SELECT 'recent_orders ' || count(*) FROM recent_orders;
@@ -292,7 +295,7 @@ app_digests() { # app_digests HOST PORT DB
 }
 # what must still work: the time operators' families complete, a default, the DDL
 app_works() { # app_works DB: prints "0 t 2" when it all works
-	"$PG_BINDIR/psql" -X -q -At -d "$1" -v ON_ERROR_STOP=1 -c "
+	"$PG_BINDIR/psql" -X -q -At -d "$1" -v ON_ERROR_STOP=1 <<<"
 		SELECT count(*) FROM uuidv7_time_ops_status() WHERE NOT present;
 		INSERT INTO events (kind) VALUES ('later') RETURNING uuidv7_timestamp(id) > now() - interval '1 minute';
 		SELECT count(*) FROM uuidv7_partition_ddl('orders', '2025-07-01', '2025-09-01', '1 month', 'UTC');" | tr '\n' ' ' | sed 's/ $//'

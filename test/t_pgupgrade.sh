@@ -57,6 +57,7 @@ left_over=$(q "SELECT (SELECT count(*) FROM pg_amop WHERE 'timestamptz'::regtype
 		AND amprocrighttype IN ('timestamptz'::regtype, 'interval'::regtype))")
 
 same_schema=$(diff -q "$work/before-schema.sql" "$work/after-schema.sql" >/dev/null && echo yes || echo no)
+[ "$same_schema" = yes ] || diff "$work/before-schema.sql" "$work/after-schema.sql" | head -40
 same_data=$(diff -q "$work/before-data.txt" "$work/after-data.txt" >/dev/null && echo yes || echo no)
 echo "same schema: $same_schema, same rows: $same_data ($(head -n 1 "$work/after-data.txt")...), working: $works"
 echo "family members missing after pg_upgrade: $missing; added by repair: $repaired; left after DROP EXTENSION: $left_over"
