@@ -3,7 +3,8 @@
 #
 #   ensure_build_deps [pkg...]  install what building needs, plus extra Debian packages
 #   build_and_install           make (warnings are errors) and make install
-#   build_copy_and_install dir  the same in a copy of the tree
+#   build_copy_and_install dir [make args...]
+#                               the same in a copy of the tree
 #   debian_apt dir suite..., debian_orig_tarball dir source
 #                               Debian's packages through a private apt
 #                               configuration that reads the machine's mirror
@@ -76,16 +77,17 @@ build_and_install() {
 	as_root make -C "$TOP" -s install
 }
 
-# build_copy_and_install DIR: build uuidv7 for the server of PG_CONFIG in a
-# copy of the tree in DIR (warnings are errors) and install it there, so
-# that builds for several servers do not share object files
+# build_copy_and_install DIR [MAKE_ARGS...]: build uuidv7 for the server of
+# PG_CONFIG in a copy of the tree in DIR (warnings are errors) and install
+# it there, so that builds for several servers do not share object files
 build_copy_and_install() {
 	local dir=$1
+	shift
 	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
 		xargs -0 cp --parents -t "$dir")
 	echo "== building uuidv7 against PostgreSQL $PG_MAJOR ($("$PG_CONFIG" --version))"
-	make -C "$dir" -s WERROR=1
-	as_root make -C "$dir" -s install >/dev/null
+	make -C "$dir" -s WERROR=1 "$@"
+	as_root make -C "$dir" -s install "$@" >/dev/null
 }
 
 # the OS user that owns throwaway clusters: initdb refuses root
