@@ -15,6 +15,7 @@
 #                               environment in CLUSTER_ENV (VAR=value ...);
 #                               sets PGHOST, PGPORT, PGUSER, PGDATABASE, CLUSTER_DIR
 #   cluster_init [name [conf...]], cluster_run
+#                               (INITDB_OPTS: more options for initdb)
 #                               the two halves of cluster_start
 #   cluster_stop                stop it and remove its directory (also on exit)
 #   as_pg_user cmd...           run a command as the cluster's OS user
@@ -233,7 +234,7 @@ cluster_init() {
 	trap cluster_stop_all EXIT
 
 	as_pg_user "$PG_BINDIR/initdb" -D "$CLUSTER_DIR/data" -U "$CLUSTER_SUPERUSER" -A trust \
-		--no-sync >"$CLUSTER_DIR/initdb.log" 2>&1 ||
+		--no-sync ${INITDB_OPTS:-} >"$CLUSTER_DIR/initdb.log" 2>&1 ||
 		{ cat "$CLUSTER_DIR/initdb.log"; exit 1; }
 	# the socket lives in the cluster's own directory and TCP is off, so the
 	# port only names the socket and cannot clash with another server's

@@ -29,9 +29,17 @@ plan_query="EXPLAIN (COSTS OFF) SELECT count(*) FROM orders
 PG_BINDIR=$new_bindir app_schema "$PGHOST" "$PGPORT" app >"$work/before-schema.sql"
 app_digests "$PGHOST" "$PGPORT" app >"$work/before-data.txt"
 before_plan=$(q "$plan_query")
+checksums=$(q "SHOW data_checksums")
 as_pg_user "$old_bindir/pg_ctl" -D "$old/data" -m fast -w stop >/dev/null
 
+# the new cluster's data checksums must match the old one's; initdb turns
+# them on by default from PostgreSQL 18
 PG_BINDIR=$new_bindir
+if [ "$checksums" = on ]; then
+	INITDB_OPTS=--data-checksums
+elif "$new_bindir/initdb" --help | grep -q -- --no-data-checksums; then
+	INITDB_OPTS=--no-data-checksums
+fi
 cluster_init uuidv7-upgrade-new
 trap 'rm -rf "$work"; cluster_stop_all' EXIT
 new=$CLUSTER_DIR
