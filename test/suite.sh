@@ -29,8 +29,12 @@ result() { # result CHECK EXIT_CODE
 cluster_start "uuidv7-pg$PG_MAJOR"
 echo "== PostgreSQL $PG_MAJOR: pg_regress suites"
 rc=0
-make -C "$EXT_DIR" -s installcheck || rc=$?
+make -C "$EXT_DIR" -s installcheck 2>&1 | tee "$EXT_DIR/installcheck.log" || rc=$?
 [ $rc -eq 0 ] || cat "$EXT_DIR/regression.diffs" 2>/dev/null | head -300 || true
+# each test by name: "test x ... ok" before PostgreSQL 16, "ok 1 - x" after
+sed -nE 's/^test ([a-z_0-9]+) +\.\.\. +(ok|FAILED).*/\1 \2/p; s/^(not ok|ok) +[0-9]+ +- +([a-z_0-9]+) .*/\2 \1/p' \
+	"$EXT_DIR/installcheck.log" | sed 's/ not ok$/ FAILED/' |
+	while read -r name verdict; do echo "RESULT $PG_MAJOR regress/$name $verdict"; done
 result regress $rc
 
 for script in "$TOP"/test/t_*.sh; do
