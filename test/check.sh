@@ -52,7 +52,7 @@ declare -A upgrade_from
 previous=
 for major in $MAJORS; do
 	upgrade_from[$major]=${pg_config[${previous:-$major}]}
-	if [ "$previous" = 15 ] && "${pg_config[15]}" --version | grep -q ' 15\.20'; then
+	if [ "$previous" = 15 ] && [[ "$("${pg_config[15]}" --version)" == *" 15.20"* ]]; then
 		pg_server 15
 		mkdir "$results/ext-15-source"
 		build_copy_and_install "$results/ext-15-source"

@@ -18,10 +18,13 @@ chmod 755 "$work"
 mkdir -m 777 "$work/reports"
 trap 'rm -rf "$work"' EXIT
 
+# the server's programs allocate without freeing at exit: no leak reports,
+# from the build on (pg_server runs the built pg_config)
+export ASAN_OPTIONS=detect_leaks=0
 pg_server 15 asan
 
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-# server and tools allocate without freeing at exit: no leak reports
+# and from here on every report goes to the reports directory
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:log_path=$work/reports/asan
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$work/reports/ubsan
 
