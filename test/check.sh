@@ -31,13 +31,7 @@ ensure_build_deps
 # the server of each major, and uuidv7 built and installed for it
 declare -A pg_config ext_dir
 for major in $MAJORS; do
-	if [ -x "/usr/lib/postgresql/$major/bin/pg_config" ]; then
-		PG_CONFIG=/usr/lib/postgresql/$major/bin/pg_config
-		find_pg_config
-		ensure_build_deps
-	else
-		pg_server "$major"
-	fi
+	use_pg_major "$major"
 	pg_config[$major]=$PG_CONFIG
 	ext_dir[$major]=$results/ext-$major
 	mkdir "${ext_dir[$major]}"

@@ -9,6 +9,7 @@
 #                               Debian's packages through a private apt
 #                               configuration that reads the machine's mirror
 #   pg_server major             a server of that major built from Debian's source, cached
+#   use_pg_major major          the machine's own server of that major, or pg_server's
 #   cluster_start [name [conf...]]
 #                               initdb and start a cluster on a private socket,
 #                               with extra postgresql.conf lines and the
@@ -216,6 +217,18 @@ pg_server() {
 	PG_CONFIG=$prefix/bin/pg_config
 	export PG_CONFIG
 	find_pg_config
+}
+
+# use_pg_major MAJOR: the machine's own server of that major where it has
+# one, otherwise pg_server's build; sets PG_CONFIG, PG_BINDIR and PG_MAJOR
+use_pg_major() {
+	if [ -x "/usr/lib/postgresql/$1/bin/pg_config" ]; then
+		PG_CONFIG=/usr/lib/postgresql/$1/bin/pg_config
+		find_pg_config
+		ensure_build_deps
+	else
+		pg_server "$1"
+	fi
 }
 
 CLUSTER_DIRS=()
