@@ -191,6 +191,32 @@ CREATE TABLE "Sales Data"."Order Items_p2025_10" (id uuid7, qty int);
 SELECT * FROM uuidv7_create_partitions('"Sales Data"."Order Items"', '2025-10-01', '2025-11-01', '1 month');
 \echo :LAST_ERROR_SQLSTATE
 
+-- the partitions of a parent with the periods their bounds stand for, in
+-- order (times from the bounds, not the names: the hand-made partition has
+-- its own), then a DEFAULT partition last
+CREATE TABLE "Sales Data"."Order Items default" PARTITION OF "Sales Data"."Order Items" DEFAULT;
+SELECT * FROM uuidv7_partitions('"Sales Data"."Order Items"');
+-- the listing is the catalog's: one row for each partition, none twice
+SELECT (SELECT count(*) FROM uuidv7_partitions('"Sales Data"."Order Items"')) =
+	(SELECT count(*) FROM pg_inherits WHERE inhparent = '"Sales Data"."Order Items"'::regclass) AS every_partition_once;
+-- open-ended bounds and bounds that are not UUIDv7 give no time; a plain uuid
+-- key; a partition partitioned in turn is listed by its bounds in the parent
+CREATE TABLE open_ended (id uuid PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE open_ended_before PARTITION OF open_ended FOR VALUES FROM (MINVALUE) TO (uuidv7_min('2025-01-01'));
+CREATE TABLE open_ended_2025 PARTITION OF open_ended FOR VALUES FROM (uuidv7_min('2025-01-01')) TO (uuidv7_min('2026-01-01'))
+	PARTITION BY RANGE (id);
+SELECT count(*) AS sub_partitions FROM uuidv7_create_partitions('open_ended_2025', '2025-01-01', '2026-01-01', '3 months', 'UTC');
+CREATE TABLE open_ended_v4 PARTITION OF open_ended
+	FOR VALUES FROM (uuidv7_min('2026-01-01')) TO ('ffffffff-ffff-4fff-bfff-ffffffffffff');
+CREATE TABLE open_ended_after PARTITION OF open_ended
+	FOR VALUES FROM ('ffffffff-ffff-4fff-bfff-ffffffffffff') TO (MAXVALUE);
+SELECT * FROM uuidv7_partitions('open_ended');
+SELECT partition, period_start, period_end FROM uuidv7_partitions('open_ended_2025');
+SELECT count(*) AS no_rows_for_null FROM uuidv7_partitions(NULL);
+SELECT count(*) FROM uuidv7_partitions('"Sales Data"."Order Items_p2025_01"');
+\echo :LAST_ERROR_SQLSTATE
+DROP TABLE open_ended;
+
 -- parents that cannot hold UUIDv7 range partitions
 CREATE TABLE plain (id uuid);
 CREATE TABLE by_list (id uuid) PARTITION BY LIST (id);

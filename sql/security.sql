@@ -61,6 +61,7 @@ SELECT pg_catalog.count(*) AS skipped
 FROM uuidv7_create_partitions('orders', '2025-01-01', '2025-03-01', '1 month');
 SELECT pg_catalog.count(*) AS statements FROM uuidv7_partition_ddl('orders', '2025-01-01', '2025-03-01', '1 month');
 SELECT pg_catalog.count(*) AS periods FROM uuidv7_partition_bounds('2025-01-01', '2025-03-01', '1 month');
+SELECT partition, period_start FROM uuidv7_partitions('orders');
 INSERT INTO orders (id, v) VALUES (uuidv7_generate_at('2025-01-15'), 1), (uuidv7_generate_at('2025-02-15'), 2);
 SELECT uuidv7_timestamp(id), uuidv7_unix_ms(id), uuidv7_partman_decoder(id::text) = uuidv7_timestamp(id) AS decoded
 FROM orders ORDER BY id;

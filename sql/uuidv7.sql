@@ -162,6 +162,41 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uuidv7_partition_bounds(pg_catalog.timestamptz, pg_catalog.timestamptz, pg_catalog.interval, pg_catalog.text) IS
 'periods of [from_ts, upto_ts), months and days by the given time zone, with their exact UUIDv7 partition bounds';
 
+-- The schema and name of a table range-partitioned on a single uuid column
+-- (a domain over uuid such as uuid7 counts), or error 42809: the check every
+-- partition function makes of its parent.
+CREATE FUNCTION uuidv7_partitioned_parent(parent pg_catalog.regclass,
+										  OUT parent_schema pg_catalog.name,
+										  OUT parent_name pg_catalog.name)
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	key_type oid;
+BEGIN
+	SELECT n.nspname, c.relname, a.atttypid
+	INTO parent_schema, parent_name, key_type
+	FROM pg_class c
+		JOIN pg_namespace n ON n.oid = c.relnamespace
+		LEFT JOIN pg_partitioned_table p ON p.partrelid = c.oid
+			AND p.partstrat = 'r' AND p.partnatts = 1 AND p.partattrs[0] <> 0
+		LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = p.partattrs[0]
+	WHERE c.oid = parent;
+
+	WHILE key_type IS NOT NULL AND key_type <> 'pg_catalog.uuid'::regtype LOOP
+		SELECT nullif(typbasetype, 0) INTO key_type FROM pg_type WHERE oid = key_type;
+	END LOOP;
+	IF key_type IS NULL THEN
+		RAISE EXCEPTION 'table "%" is not range-partitioned on a single uuid column', parent_name
+			USING ERRCODE = 'wrong_object_type',
+				  HINT = 'Partition it with PARTITION BY RANGE (id) on a uuid or uuid7 column.';
+	END IF;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_partitioned_parent(pg_catalog.regclass) IS
+'schema and name of a table range-partitioned on a single uuid or uuid7 column; error 42809 for any other table';
+
 -- The DDL of the partitions of a span.  Names are the parent's with the
 -- period start in the zone, as precise as the step: _p2025 (years),
 -- _p2025_01 (months), _p2025_01_15 (days), _p2025_01_15_13 (hours),
@@ -181,7 +216,6 @@ AS $function$
 DECLARE
 	parent_schema name;
 	parent_name name;
-	key_type oid;
 	months int := extract(year FROM step) * 12 + extract(month FROM step);
 	days int := extract(day FROM step);
 	seconds numeric := extract(epoch FROM step - make_interval(months => months, days => days));
@@ -190,24 +224,7 @@ DECLARE
 	child_name text;
 	period record;
 BEGIN
-	SELECT n.nspname, c.relname, a.atttypid
-	INTO parent_schema, parent_name, key_type
-	FROM pg_class c
-		JOIN pg_namespace n ON n.oid = c.relnamespace
-		LEFT JOIN pg_partitioned_table p ON p.partrelid = c.oid
-			AND p.partstrat = 'r' AND p.partnatts = 1 AND p.partattrs[0] <> 0
-		LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = p.partattrs[0]
-	WHERE c.oid = parent;
-
-	-- a domain over uuid (uuid7) counts as uuid
-	WHILE key_type IS NOT NULL AND key_type <> 'pg_catalog.uuid'::regtype LOOP
-		SELECT nullif(typbasetype, 0) INTO key_type FROM pg_type WHERE oid = key_type;
-	END LOOP;
-	IF key_type IS NULL THEN
-		RAISE EXCEPTION 'table "%" is not range-partitioned on a single uuid column', parent
-			USING ERRCODE = 'wrong_object_type',
-				  HINT = 'Partition it with PARTITION BY RANGE (id) on a uuid or uuid7 column.';
-	END IF;
+	SELECT * INTO parent_schema, parent_name FROM @extschema@.uuidv7_partitioned_parent(parent);
 
 	name_format := CASE
 		WHEN seconds = 0 AND days = 0 AND months % 12 = 0 THEN 'YYYY'
@@ -247,6 +264,13 @@ COMMENT ON FUNCTION uuidv7_partition_ddl(pg_catalog.regclass, pg_catalog.timesta
 
 -- Create the partitions of a span that do not exist yet.  A partition with
 -- exactly a period's bounds counts as existing whatever its name.
+--
+-- Creators of one parent's partitions take turns: each holds a
+-- transaction-scoped advisory lock on the key (0x75756964 << 32) | the
+-- parent's oid until its transaction ends, and only then decides what exists
+-- (at READ COMMITTED each statement sees what committed before it began), so
+-- that schedulers with overlapping spans both succeed and each period is
+-- made once.
 CREATE FUNCTION uuidv7_create_partitions(parent pg_catalog.regclass, from_ts pg_catalog.timestamptz,
 										 upto_ts pg_catalog.timestamptz, step pg_catalog.interval,
 										 zone pg_catalog.text DEFAULT pg_catalog.current_setting('TimeZone'),
@@ -260,6 +284,7 @@ DECLARE
 	part record;
 	existing regclass;
 BEGIN
+	PERFORM pg_advisory_xact_lock((x'75756964'::bigint << 32) | parent::oid::bigint);
 	FOR part IN
 		SELECT * FROM @extschema@.uuidv7_partition_ddl(parent, from_ts, upto_ts, step, zone)
 	LOOP
@@ -287,6 +312,36 @@ $function$;
 
 COMMENT ON FUNCTION uuidv7_create_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.timestamptz, pg_catalog.interval, pg_catalog.text) IS
 'create the missing partitions of a span of time of a table range-partitioned on a UUIDv7 key; existing ones are skipped';
+
+-- The partitions of a table range-partitioned on a uuid key, each with the
+-- period of time its bounds stand for, read from the bounds themselves (not
+-- from names): NULL where a bound is MINVALUE or MAXVALUE or not a UUIDv7,
+-- and for the DEFAULT partition, which comes last.  A partition that is
+-- itself partitioned is listed by its bounds in this parent.
+CREATE FUNCTION uuidv7_partitions(parent pg_catalog.regclass,
+								  OUT partition pg_catalog.regclass,
+								  OUT period_start pg_catalog.timestamptz,
+								  OUT period_end pg_catalog.timestamptz,
+								  OUT lower_bound pg_catalog.uuid,
+								  OUT upper_bound pg_catalog.uuid)
+RETURNS SETOF record
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+	SELECT b.child, @extschema@.uuidv7_timestamp(b.lo), @extschema@.uuidv7_timestamp(b.hi), b.lo, b.hi
+	FROM @extschema@.uuidv7_partitioned_parent(parent) AS checked,
+		LATERAL (SELECT i.inhrelid::regclass AS child, m[1]::uuid AS lo, m[2]::uuid AS hi,
+					 c.relpartbound IS NOT NULL AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT' AS is_default
+				 FROM pg_inherits i
+					 JOIN pg_class c ON c.oid = i.inhrelid,
+					 LATERAL regexp_match(pg_get_expr(c.relpartbound, c.oid),
+										  '^FOR VALUES FROM \((?:''([0-9a-f-]{36})''|MINVALUE)\) TO \((?:''([0-9a-f-]{36})''|MAXVALUE)\)$') AS m
+				 WHERE i.inhparent = parent) AS b
+	ORDER BY b.is_default, b.lo NULLS FIRST, b.hi
+$function$;
+
+COMMENT ON FUNCTION uuidv7_partitions(pg_catalog.regclass) IS
+'partitions of a table range-partitioned on a uuid key, with the period of time and the uuid bounds of each, in order';
 
 -- pg_partman 5.x: p_time_encoder and p_time_decoder of create_parent()
 -- (not LEAKPROOF: a time out of range, or text that is no UUID, raises)
