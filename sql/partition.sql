@@ -215,6 +215,29 @@ SELECT partition, period_start, period_end FROM uuidv7_partitions('open_ended_20
 SELECT count(*) AS no_rows_for_null FROM uuidv7_partitions(NULL);
 SELECT count(*) FROM uuidv7_partitions('"Sales Data"."Order Items_p2025_01"');
 \echo :LAST_ERROR_SQLSTATE
+
+-- retiring old periods: every partition whose whole range ends at or before
+-- the cut is dropped, or detached and kept as a plain table with its rows
+-- (one from MINVALUE too, by its upper bound); the period that straddles the
+-- cut, the DEFAULT partition and partitions whose upper bound is MAXVALUE or
+-- not a UUIDv7 are kept; a second call finds nothing more to do
+INSERT INTO "Sales Data"."Order Items" (id, qty) VALUES (uuidv7_generate_at('2031-01-01'), -1);
+SELECT count(*) AS rows_before FROM "Sales Data"."Order Items";
+SELECT * FROM uuidv7_drop_partitions('"Sales Data"."Order Items"', '2025-02-15');
+SELECT * FROM uuidv7_drop_partitions('"Sales Data"."Order Items"', '2025-04-01', detach_only => true);
+SELECT * FROM uuidv7_drop_partitions('"Sales Data"."Order Items"', '2025-04-01', detach_only => true);
+SELECT partition, period_start, period_end FROM uuidv7_partitions('"Sales Data"."Order Items"');
+SELECT count(*) AS rows_after, (SELECT count(*) FROM "Sales Data"."Order Items_p2025_02") AS detached_february,
+	(SELECT relispartition FROM pg_class WHERE oid = '"Sales Data"."Order Items_p2025_02"'::regclass) AS still_a_partition,
+	(SELECT count(*) FROM "Sales Data"."Order Items default") AS in_default
+FROM "Sales Data"."Order Items";
+SELECT * FROM uuidv7_drop_partitions('open_ended', 'infinity');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM uuidv7_drop_partitions('open_ended', '2030-01-01');
+SELECT partition FROM uuidv7_partitions('open_ended');
+SELECT count(*) AS no_rows_for_null FROM uuidv7_drop_partitions('open_ended', NULL);
+SELECT * FROM uuidv7_drop_partitions('"Sales Data"."Order Items_p2025_02"', '2030-01-01');
+\echo :LAST_ERROR_SQLSTATE
 DROP TABLE open_ended;
 
 -- parents that cannot hold UUIDv7 range partitions

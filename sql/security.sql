@@ -65,6 +65,7 @@ SELECT partition, period_start FROM uuidv7_partitions('orders');
 INSERT INTO orders (id, v) VALUES (uuidv7_generate_at('2025-01-15'), 1), (uuidv7_generate_at('2025-02-15'), 2);
 SELECT uuidv7_timestamp(id), uuidv7_unix_ms(id), uuidv7_partman_decoder(id::text) = uuidv7_timestamp(id) AS decoded
 FROM orders ORDER BY id;
+SELECT * FROM uuidv7_drop_partitions('orders', '2025-02-01', detach_only => true);
 SELECT uuidv7_from_base32(uuidv7_to_base32(uuidv7_partman_encoder('2025-01-01'))) = uuidv7_min('2025-01-01') AS base32,
 	uuidv7_from_base32(uuidv7_to_base32_grouped(uuidv7_max('2025-01-01'))) = uuidv7_max('2025-01-01') AS grouped,
 	uuidv7_generate('-1 hour') IS NOT NULL AS shifted, uuidv7_generate() IS NOT NULL AS generated;

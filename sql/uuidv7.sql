@@ -343,6 +343,46 @@ $function$;
 COMMENT ON FUNCTION uuidv7_partitions(pg_catalog.regclass) IS
 'partitions of a table range-partitioned on a uuid key, with the period of time and the uuid bounds of each, in order';
 
+-- Retire old periods: drop, or detach and keep as plain tables, the
+-- partitions whose whole range ends at or before older_than (their upper
+-- bound is a UUIDv7 at or below uuidv7_min(older_than)); never the DEFAULT
+-- partition, one with a MAXVALUE or non-UUIDv7 upper bound, or one that
+-- straddles older_than.  Idempotent; takes turns with uuidv7_create_partitions
+-- on the same per-parent lock.  (DETACH ... CONCURRENTLY cannot run inside a
+-- function: run it by hand on the names uuidv7_partitions gives.)
+CREATE FUNCTION uuidv7_drop_partitions(parent pg_catalog.regclass, older_than pg_catalog.timestamptz,
+									   detach_only pg_catalog.bool DEFAULT false,
+									   OUT partition pg_catalog.text,
+									   OUT action pg_catalog.text)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	cut uuid := @extschema@.uuidv7_min(older_than);
+	old record;
+BEGIN
+	PERFORM pg_advisory_xact_lock((x'75756964'::bigint << 32) | parent::oid::bigint);
+	FOR old IN
+		SELECT p.partition AS child FROM @extschema@.uuidv7_partitions(parent) p
+		WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut
+	LOOP
+		partition := old.child::text;
+		IF detach_only THEN
+			EXECUTE format('ALTER TABLE %s DETACH PARTITION %s', parent, old.child);
+			action := 'detached';
+		ELSE
+			EXECUTE format('DROP TABLE %s', old.child);
+			action := 'dropped';
+		END IF;
+		RETURN NEXT;
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_drop_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.bool) IS
+'drop, or detach and keep, the partitions of a table partitioned on a UUIDv7 key whose whole range ends at or before a time';
+
 -- pg_partman 5.x: p_time_encoder and p_time_decoder of create_parent()
 -- (not LEAKPROOF: a time out of range, or text that is no UUID, raises)
 

@@ -5,9 +5,10 @@
 #
 # First two sessions in a fixed order: the first creates January to June and
 # holds its transaction open until it sees the second waiting for the
-# parent's creation lock (so the test fails if creators do not wait for each
-# other); the second, April to September, then creates only July to
-# September.  Then SESSIONS sessions at once with overlapping spans.
+# parent's lock (so the test fails if creators do not wait for each other);
+# the second, April to September, then creates only July to September.  The
+# same with uuidv7_drop_partitions against a creator.  Then SESSIONS
+# sessions at once with overlapping spans.
 # Runs against the cluster in PGHOST.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -23,11 +24,15 @@ export PGDATABASE=$db
 psql_q "CREATE EXTENSION uuidv7"
 psql_q "CREATE TABLE ev (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id)"
 
-"$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 >"$work/first.txt" 2>&1 <<'SQL' &
+# hold_until_waiter SQL: in the background, run SQL in a transaction that
+# stays open until another session waits for an advisory lock (30 seconds at
+# most, then it fails); returns once the lock is held.  Its output goes to
+# $work/held.txt, its process id to $held.
+hold_until_waiter() {
+	"$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 >"$work/held.txt" 2>&1 <<SQL &
 BEGIN;
-SELECT 'first created ' || count(*) FILTER (WHERE created)
-FROM uuidv7_create_partitions('ev', '2025-01-01', '2025-07-01', '1 month', 'UTC');
-DO $$
+$1;
+DO \$\$
 BEGIN
 	FOR i IN 1..600 LOOP
 		IF EXISTS (SELECT FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND NOT granted) THEN
@@ -35,22 +40,34 @@ BEGIN
 		END IF;
 		PERFORM pg_catalog.pg_sleep(0.05);
 	END LOOP;
-	RAISE EXCEPTION 'no second creator waited for the parent''s lock within 30 seconds';
+	RAISE EXCEPTION 'no other session waited for the parent''s lock within 30 seconds';
 END
-$$;
+\$\$;
 COMMIT;
 SQL
-first=$!
-# the second starts once the first holds the lock
-for _ in $(seq 1 600); do
-	[ "$(psql_q "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" -gt 0 ] && break
-	sleep 0.05
-done
+	held=$!
+	for _ in $(seq 1 600); do
+		[ "$(psql_q "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" -gt 0 ] && return
+		sleep 0.05
+	done
+}
+held_result() { wait "$held" || { cat "$work/held.txt"; exit 1; }; cat "$work/held.txt"; }
+
+# creators with overlapping spans
+hold_until_waiter "SELECT 'first created ' || count(*) FILTER (WHERE created)
+	FROM uuidv7_create_partitions('ev', '2025-01-01', '2025-07-01', '1 month', 'UTC')"
 second=$(psql_q "SELECT 'second created ' || count(*) FILTER (WHERE created) || ', found ' || count(*) FILTER (WHERE NOT created)
 	FROM uuidv7_create_partitions('ev', '2025-04-01', '2025-10-01', '1 month', 'UTC')")
-wait "$first" || { cat "$work/first.txt"; exit 1; }
-first_result=$(cat "$work/first.txt")
+first_result=$(held_result)
 echo "$first_result; $second"
+
+# retention and creation take turns too: a creator that waits for a drop
+# finds the dropped periods missing and makes them again
+hold_until_waiter "SELECT 'dropped ' || count(*) FROM uuidv7_drop_partitions('ev', '2025-03-01')"
+recreated=$(psql_q "SELECT 'recreated ' || count(*) FILTER (WHERE created)
+	FROM uuidv7_create_partitions('ev', '2025-01-01', '2025-03-01', '1 month', 'UTC')")
+dropped=$(held_result)
+echo "$dropped; $recreated"
 
 # many at once: session s creates the six months from month s % 4 of 2026
 pids=()
@@ -69,4 +86,5 @@ echo "$SESSIONS sessions at once: $failed failed; $listing"
 
 PGDATABASE=postgres psql_q "DROP DATABASE $db"
 [ "$first_result" = "first created 6" ] && [ "$second" = "second created 3, found 3" ] &&
+	[ "$dropped" = "dropped 2" ] && [ "$recreated" = "recreated 2" ] &&
 	[ "$failed" -eq 0 ] && [ "$listing" = "18 partitions, 18 distinct, 9 in 2026" ]
