@@ -265,6 +265,15 @@ COMMENT ON FUNCTION uuidv7_partition_ddl(pg_catalog.regclass, pg_catalog.timesta
 -- Create the partitions of a span that do not exist yet.  A partition with
 -- exactly a period's bounds counts as existing whatever its name.
 --
+-- Rows of a new period that wait in the DEFAULT partition (ids made by
+-- clients, backfills, a scheduler that fell behind) would make a plain
+-- CREATE TABLE ... PARTITION OF fail.  They are moved in the same
+-- transaction, as pg_partman's partition_data does: the period's table is
+-- made standalone, with a CHECK of its bounds, the rows are moved out of the
+-- DEFAULT partition into it in one statement, and it is attached; the CHECK
+-- spares ATTACH a scan of the rows and PostgreSQL builds the parent's
+-- indexes on it once, after the rows are in.  "moved" counts them.
+--
 -- Creators of one parent's partitions take turns: each holds a
 -- transaction-scoped advisory lock on the key (0x75756964 << 32) | the
 -- parent's oid until its transaction ends, and only then decides what exists
@@ -275,7 +284,8 @@ CREATE FUNCTION uuidv7_create_partitions(parent pg_catalog.regclass, from_ts pg_
 										 upto_ts pg_catalog.timestamptz, step pg_catalog.interval,
 										 zone pg_catalog.text DEFAULT pg_catalog.current_setting('TimeZone'),
 										 OUT partition_name pg_catalog.text,
-										 OUT created pg_catalog.bool)
+										 OUT created pg_catalog.bool,
+										 OUT moved pg_catalog.int8)
 RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -283,8 +293,28 @@ AS $function$
 DECLARE
 	part record;
 	existing regclass;
+	default_partition regclass;
+	key_column name;
+	stored_columns text;
+	in_period text;
+	waiting boolean;
 BEGIN
 	PERFORM pg_advisory_xact_lock((x'75756964'::bigint << 32) | parent::oid::bigint);
+
+	SELECT i.inhrelid::regclass INTO default_partition
+	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+	WHERE i.inhparent = parent AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT';
+	IF default_partition IS NOT NULL THEN
+		SELECT a.attname INTO key_column
+		FROM pg_partitioned_table p
+			JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+		WHERE p.partrelid = parent;
+		-- generated columns are computed again as the rows arrive
+		SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO stored_columns
+		FROM pg_attribute a
+		WHERE a.attrelid = parent AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
+	END IF;
+
 	FOR part IN
 		SELECT * FROM @extschema@.uuidv7_partition_ddl(parent, from_ts, upto_ts, step, zone)
 	LOOP
@@ -293,17 +323,41 @@ BEGIN
 		WHERE i.inhparent = parent
 			AND pg_get_expr(c.relpartbound, c.oid) =
 				format('FOR VALUES FROM (%L) TO (%L)', part.lower_bound, part.upper_bound);
+		moved := 0;
 		IF existing IS NOT NULL THEN
 			partition_name := existing::text;
 			created := false;
+			RETURN NEXT;
+			CONTINUE;
 		ELSIF to_regclass(part.partition_name) IS NOT NULL THEN
-			RAISE EXCEPTION 'relation % already exists and is not the partition of % from % to %',
-				part.partition_name, parent, part.lower_bound, part.upper_bound
-				USING ERRCODE = 'duplicate_table';
-		ELSE
+			RAISE EXCEPTION 'relation % already exists and is not the partition of % for the period from % to %',
+				part.partition_name, parent,
+				@extschema@.uuidv7_timestamp(part.lower_bound), @extschema@.uuidv7_timestamp(part.upper_bound)
+				USING ERRCODE = 'duplicate_table',
+					  DETAIL = format('The period''s bounds are %s and %s.', part.lower_bound, part.upper_bound);
+		END IF;
+
+		partition_name := part.partition_name;
+		created := true;
+		waiting := false;
+		IF default_partition IS NOT NULL THEN
+			in_period := format('%I >= %L AND %I < %L', key_column, part.lower_bound, key_column, part.upper_bound);
+			EXECUTE format('SELECT EXISTS (SELECT FROM %s WHERE %s)', default_partition, in_period) INTO waiting;
+		END IF;
+		IF NOT waiting THEN
 			EXECUTE part.ddl;
-			partition_name := part.partition_name;
-			created := true;
+		ELSE
+			EXECUTE format('CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED'
+						   ' INCLUDING STORAGE INCLUDING COMMENTS)', part.partition_name, parent);
+			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_period CHECK (%I IS NOT NULL AND %s)',
+						   part.partition_name, key_column, in_period);
+			EXECUTE format('WITH rows AS (DELETE FROM %s WHERE %s RETURNING %s) INSERT INTO %s (%s) SELECT %s FROM rows',
+						   default_partition, in_period, stored_columns, part.partition_name, stored_columns,
+						   stored_columns);
+			GET DIAGNOSTICS moved = ROW_COUNT;
+			EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
+						   parent, part.partition_name, part.lower_bound, part.upper_bound);
+			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_period', part.partition_name);
 		END IF;
 		RETURN NEXT;
 	END LOOP;
@@ -311,7 +365,7 @@ END
 $function$;
 
 COMMENT ON FUNCTION uuidv7_create_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.timestamptz, pg_catalog.interval, pg_catalog.text) IS
-'create the missing partitions of a span of time of a table range-partitioned on a UUIDv7 key; existing ones are skipped';
+'create the missing partitions of a span of time of a table range-partitioned on a UUIDv7 key, moving in the rows of their periods that wait in the DEFAULT partition; existing ones are skipped';
 
 -- The partitions of a table range-partitioned on a uuid key, each with the
 -- period of time its bounds stand for, read from the bounds themselves (not

@@ -21,6 +21,7 @@
 #   cluster_stop                stop it and remove its directory (also on exit)
 #   as_pg_user cmd...           run a command as the cluster's OS user
 #   psql_q sql                  run SQL, print bare results, stop on the first error
+#   create_bench_ms             bench_ms(statement): its milliseconds, for test/bench
 #   app_create, app_schema, app_digests, app_works
 #                               the application database of test/app.sql
 
@@ -315,6 +316,14 @@ app_works() { # app_works DB: prints "0 t 2" when it all works
 		SELECT count(*) FROM uuidv7_time_ops_status() WHERE NOT present;
 		INSERT INTO events (kind) VALUES ('later') RETURNING uuidv7_timestamp(id) > now() - interval '1 minute';
 		SELECT count(*) FROM uuidv7_partition_ddl('orders', '2025-07-01', '2025-09-01', '1 month', 'UTC');" | tr '\n' ' ' | sed 's/ $//'
+}
+
+# create_bench_ms: in the database of PGDATABASE, bench_ms(statement), the
+# milliseconds a statement takes, timed inside the server (for test/bench)
+create_bench_ms() {
+	psql_q "CREATE FUNCTION bench_ms(q text) RETURNS float8 LANGUAGE plpgsql AS \$\$
+		DECLARE t0 timestamptz := clock_timestamp();
+		BEGIN EXECUTE q; RETURN 1000 * extract(epoch FROM clock_timestamp() - t0); END \$\$"
 }
 
 psql_q() {

@@ -48,10 +48,7 @@ else
 	uuidv7_label="uuidv7() (uuidv7 compat)"
 fi
 
-# milliseconds a statement takes, timed inside the server
-psql_q "CREATE FUNCTION bench_ms(q text) RETURNS float8 LANGUAGE plpgsql AS \$\$
-DECLARE t0 timestamptz := clock_timestamp();
-BEGIN EXECUTE q; RETURN 1000 * extract(epoch FROM clock_timestamp() - t0); END \$\$"
+create_bench_ms
 
 # CPU-bound statements are summarized by their fastest run (noise on a shared
 # machine only ever adds time), loads and pgbench by the median

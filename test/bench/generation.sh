@@ -34,9 +34,7 @@ for major in $MAJORS; do
 	build_copy_and_install "$work/ext-$major" >/dev/null
 	cluster_start "uuidv7-bench-gen-$major" "jit = off"
 	psql_q "SET client_min_messages = warning; CREATE EXTENSION uuidv7"
-	psql_q "CREATE FUNCTION bench_ms(q text) RETURNS float8 LANGUAGE plpgsql AS \$\$
-		DECLARE t0 timestamptz := clock_timestamp();
-		BEGIN EXECUTE q; RETURN 1000 * extract(epoch FROM clock_timestamp() - t0); END \$\$"
+	create_bench_ms
 	gens=("1" "gen_random_uuid()" "uuidv7_generate()")
 	core=$(psql_q "SELECT pg_catalog.to_regprocedure('pg_catalog.uuidv7()') IS NOT NULL")
 	[ "$core" = t ] && gens+=("pg_catalog.uuidv7()")
