@@ -235,9 +235,10 @@ SELECT (SELECT count(*) FROM early_before) AS rows_before, count(*) AS rows_afte
 	count(*) FILTER (WHERE tableoid = '"Early Rows default"'::regclass AND at < '2025-04-01') AS left_in_default
 FROM "Early Rows";
 -- the moved-in partition is a partition like any other: the parent's
--- indexes, no constraint of ours left behind, and a v4 id still refused
+-- indexes, no constraint of ours left behind (NOT NULL constraints, which
+-- PostgreSQL 18 records here too, left out), and a v4 id still refused
 SELECT indexdef FROM pg_indexes WHERE tablename = 'Early Rows_p2025_02' ORDER BY 1;
-SELECT conname FROM pg_constraint WHERE conrelid = '"Early Rows_p2025_02"'::regclass ORDER BY 1;
+SELECT conname FROM pg_constraint WHERE conrelid = '"Early Rows_p2025_02"'::regclass AND contype <> 'n' ORDER BY 1;
 INSERT INTO "Early Rows" (id, "Qty") VALUES ('017f22e2-79b0-4cc3-98c4-dc0c0c07398f', 1);
 \echo :LAST_ERROR_SQLSTATE
 DROP TABLE "Early Rows";

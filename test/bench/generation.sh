@@ -23,7 +23,8 @@ mkdir -p "$OUT"
 work=$(mktemp -d /tmp/uuidv7-bench-gen.XXXXXX)
 trap 'cluster_stop_all; rm -rf "$work"' EXIT
 
-fastest() { sort -g | head -n 1; }
+# the fastest of a space-separated list of times
+fastest_of() { tr ' ' '\n' <<<"$1" | grep . | sort -g | head -n 1; }
 ns_per_row() { awk -v ms="$1" -v floor="$2" -v rows="$ROWS" 'BEGIN {printf "%.1f", (ms - floor) * 1e6 / rows}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1fx", a / b}'; }
 
@@ -44,12 +45,12 @@ for major in $MAJORS; do
 			ms[$g]+="$(psql_q "SELECT bench_ms('SELECT count($g) FROM generate_series(1, $ROWS)')") "
 		done
 	done
-	floor=$(tr ' ' '\n' <<<"${ms[1]}" | grep . | fastest)
-	random=$(ns_per_row "$(tr ' ' '\n' <<<"${ms[gen_random_uuid()]}" | grep . | fastest)" "$floor")
-	ours=$(ns_per_row "$(tr ' ' '\n' <<<"${ms[uuidv7_generate()]}" | grep . | fastest)" "$floor")
+	floor=$(fastest_of "${ms[1]}")
+	random=$(ns_per_row "$(fastest_of "${ms[gen_random_uuid()]}")" "$floor")
+	ours=$(ns_per_row "$(fastest_of "${ms[uuidv7_generate()]}")" "$floor")
 	core_ns="-" core_ratio="-"
 	if [ "$core" = t ]; then
-		core_ns=$(ns_per_row "$(tr ' ' '\n' <<<"${ms[pg_catalog.uuidv7()]}" | grep . | fastest)" "$floor")
+		core_ns=$(ns_per_row "$(fastest_of "${ms[pg_catalog.uuidv7()]}")" "$floor")
 		core_ratio=$(ratio "$core_ns" "$ours")
 	fi
 	version=$("$PG_BINDIR/postgres" --version | sed -E 's/^[^0-9]*([0-9][^ ]*).*/\1/')
