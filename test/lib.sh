@@ -47,13 +47,15 @@ as_root() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# (tests of two majors run at once: apt takes turns on a lock of ours rather
+# than failing on its own)
 apt_updated=
 apt_install() {
 	if [ -z "$apt_updated" ]; then
-		as_root apt-get update -qq
+		as_root flock /run/lock/uuidv7-apt apt-get update -qq
 		apt_updated=1
 	fi
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+	as_root flock /run/lock/uuidv7-apt env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
 ensure_build_deps() {
