@@ -298,6 +298,7 @@ DECLARE
 	stored_columns text;
 	in_period text;
 	waiting boolean;
+	overlap record;
 BEGIN
 	PERFORM pg_advisory_xact_lock((x'75756964'::bigint << 32) | parent::oid::bigint);
 
@@ -335,6 +336,28 @@ BEGIN
 				@extschema@.uuidv7_timestamp(part.lower_bound), @extschema@.uuidv7_timestamp(part.upper_bound)
 				USING ERRCODE = 'duplicate_table',
 					  DETAIL = format('The period''s bounds are %s and %s.', part.lower_bound, part.upper_bound);
+		END IF;
+
+		-- PostgreSQL would refuse an overlap too, but name only the tables
+		SELECT * INTO overlap
+		FROM @extschema@.uuidv7_partitions(parent) p
+		WHERE p.partition IS DISTINCT FROM default_partition
+			AND (p.lower_bound IS NULL OR p.lower_bound < part.upper_bound)
+			AND (p.upper_bound IS NULL OR p.upper_bound > part.lower_bound)
+		LIMIT 1;
+		IF overlap.partition IS NOT NULL THEN
+			RAISE EXCEPTION 'partition % of % for the period from % to % would overlap partition %',
+				part.partition_name, parent,
+				@extschema@.uuidv7_timestamp(part.lower_bound), @extschema@.uuidv7_timestamp(part.upper_bound),
+				overlap.partition
+				USING ERRCODE = 'invalid_object_definition',
+					  DETAIL = CASE WHEN overlap.period_start IS NOT NULL AND overlap.period_end IS NOT NULL
+						  THEN format('Partition %s holds the period from %s to %s.',
+									  overlap.partition, overlap.period_start, overlap.period_end)
+						  ELSE format('Partition %s has the bounds %s to %s.', overlap.partition,
+									  coalesce(overlap.lower_bound::text, 'MINVALUE'),
+									  coalesce(overlap.upper_bound::text, 'MAXVALUE'))
+						  END;
 		END IF;
 
 		partition_name := part.partition_name;
