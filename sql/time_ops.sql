@@ -27,8 +27,9 @@ CREATE EXTENSION uuidv7_time_ops;
 SELECT * FROM uuidv7_time_ops_status() WHERE family <> 'uuid_minmax_multi_ops';
 
 -- what each operator means, at a whole millisecond and inside one: an
--- instant stands just below the first UUID of its first millisecond
--- at or after it, so no UUID equals it
+-- instant on a whole millisecond takes the place of the first UUIDv7 of its
+-- millisecond (so <= and > differ from < and >= for that UUID alone); any
+-- other instant stands just below the first UUIDv7 of the next millisecond
 SELECT t, label,
 	id < t AS "<", id <= t AS "<=", id >= t AS ">=", id > t AS ">"
 FROM (VALUES (timestamptz '2025-01-01 00:00:00+00'), ('2025-01-01 00:00:00.0005+00')) AS i(t),
@@ -68,16 +69,92 @@ FROM instants,
 SELECT count(*) AS pairs,
 	count(*) FILTER (WHERE (id < t) IS DISTINCT FROM (uuidv7_timestamp(id) < t)) AS lt_wrong,
 	count(*) FILTER (WHERE (id >= t) IS DISTINCT FROM (uuidv7_timestamp(id) >= t)) AS ge_wrong,
-	count(*) FILTER (WHERE (id <= t) IS DISTINCT FROM (id < t) OR (id > t) IS DISTINCT FROM (id >= t)) AS le_gt_wrong,
+	count(*) FILTER (WHERE (id <= t) IS DISTINCT FROM (id < t OR same)
+					 OR (id > t) IS DISTINCT FROM (id >= t AND NOT same)) AS le_gt_wrong,
 	count(*) FILTER (WHERE (t > id) IS DISTINCT FROM (id < t) OR (t <= id) IS DISTINCT FROM (id >= t)
 					 OR (t >= id) IS DISTINCT FROM (id <= t) OR (t < id) IS DISTINCT FROM (id > t)) AS commutators_wrong,
-	count(*) FILTER (WHERE (id < t) = (id >= t)) AS negators_wrong,
-	count(*) FILTER (WHERE sign(uuidv7_cmp_timestamptz(id, t)) <> CASE WHEN id < t THEN -1 ELSE 1 END
-					 OR timestamptz_cmp_uuidv7(t, id) <> -uuidv7_cmp_timestamptz(id, t)) AS cmp_wrong
-FROM pairs;
--- the same order as the bounds: t stands just below uuidv7_min(t)
+	count(*) FILTER (WHERE (id < t) = (id >= t) OR (id <= t) = (id > t)) AS negators_wrong,
+	count(*) FILTER (WHERE uuidv7_cmp_timestamptz(id, t) <> CASE WHEN id < t THEN -1 WHEN id > t THEN 1 ELSE 0 END
+					 OR timestamptz_cmp_uuidv7(t, id) <> -uuidv7_cmp_timestamptz(id, t)) AS cmp_wrong,
+	count(*) FILTER (WHERE same) AS equal_pairs
+FROM (SELECT t, id,
+			 -- equal exactly when t is on a whole millisecond a UUIDv7 holds and
+			 -- id is the first UUID of that millisecond
+			 coalesce(t = date_trunc('milliseconds', t) AND t BETWEEN '1970-01-01 00:00:00+00' AND '10889-08-02 05:31:50.655+00'
+					  AND id = uuidv7_min(t), false) AS same
+	  FROM pairs) p;
+-- the same order as the bounds: "id >= t" is "id >= uuidv7_min(t)"
 SELECT count(*) FILTER (WHERE (id >= t) IS DISTINCT FROM (id >= uuidv7_min(t))) AS differs_from_bounds
 FROM pairs WHERE t BETWEEN '1970-01-01' AND '10889-08-02 05:31:50.655+00';
+
+-- property test: the operator family is one total order over uuids and
+-- times together, as btree and the planner need.  Values of both types (v7
+-- and other uuids, the first UUIDv7 of a millisecond and its neighbours,
+-- times on and inside milliseconds, before 1970, at the last millisecond,
+-- infinities), compared every way: uuid with uuid by core's uuid_cmp, time
+-- with time by core's timestamptz_cmp, across by these operators.  Every
+-- comparison must be antisymmetric and every chain a <= b <= c must give
+-- a <= c (equal only if both links are); each = pairs one time with one uuid.
+SELECT setseed(0.37);
+CREATE TEMP TABLE order_times AS
+SELECT DISTINCT t FROM (
+	SELECT date_trunc('milliseconds', timestamptz '2025-01-01 00:00:00+00' + random() * interval '1 day') AS t
+	FROM generate_series(1, 12)
+	UNION ALL
+	SELECT timestamptz '2025-01-01 00:00:00+00' + random() * interval '1 day' FROM generate_series(1, 12)
+	UNION ALL
+	VALUES (timestamptz '2025-06-01 00:00:00+00'), ('2025-06-01 00:00:00.0001+00'), ('2025-06-01 00:00:00.0009+00'),
+		('2025-06-01 00:00:00.001+00'), ('2025-05-31 23:59:59.9999+00'),
+		('1970-01-01 00:00:00+00'), ('1970-01-01 00:00:00.0005+00'), ('1969-12-31 23:59:59.999+00'),
+		('1900-01-01 00:00:00+00'), ('-infinity'), ('infinity'),
+		('10889-08-02 05:31:50.655+00'), ('10889-08-02 05:31:50.6551+00'), ('10889-08-02 05:31:50.656+00')) v;
+CREATE TEMP TABLE order_uuids AS
+SELECT DISTINCT u FROM (
+	-- the first UUIDv7 of each time's millisecond and of the next, their
+	-- neighbours (the one just below is not version 7), ids inside them
+	SELECT b.u FROM order_times o,
+		LATERAL (SELECT uuidv7_min(date_trunc('milliseconds', o.t)) AS first_ms, uuidv7_min(o.t) AS first_after
+				 WHERE o.t BETWEEN '1970-01-01' AND '10889-08-02 05:31:50.655+00') f,
+		LATERAL (VALUES (f.first_ms), (f.first_after),
+						(overlay(f.first_ms::text PLACING '7fff-ffffffffffff' FROM 20)::uuid),
+						(overlay(f.first_ms::text PLACING '8000-000000000001' FROM 20)::uuid),
+						(uuidv7_max(o.t))) AS b(u)
+	UNION ALL
+	-- any uuids, of any version, and the extremes
+	SELECT md5(random()::text)::uuid FROM generate_series(1, 8)
+	UNION ALL
+	VALUES ('00000000-0000-0000-0000-000000000000'::uuid), ('00000000-0000-7000-8000-000000000000'),
+		('ffffffff-ffff-ffff-ffff-ffffffffffff'), ('ffffffff-ffff-7fff-bfff-ffffffffffff')) v;
+CREATE TEMP TABLE order_values AS
+SELECT row_number() OVER () AS n, u, t FROM (
+	SELECT u, NULL::timestamptz AS t FROM order_uuids
+	UNION ALL SELECT NULL, t FROM order_times) v;
+CREATE TEMP TABLE order_cmp AS
+SELECT a.n AS a, b.n AS b,
+	CASE WHEN a.u IS NOT NULL AND b.u IS NOT NULL THEN sign(uuid_cmp(a.u, b.u))
+		 WHEN a.t IS NOT NULL AND b.t IS NOT NULL THEN sign(timestamptz_cmp(a.t, b.t))
+		 WHEN a.u IS NOT NULL THEN CASE WHEN a.u < b.t THEN -1 WHEN a.u > b.t THEN 1 ELSE 0 END
+		 ELSE CASE WHEN a.t < b.u THEN -1 WHEN a.t > b.u THEN 1 ELSE 0 END
+	END AS c,
+	-- the other operators and the support function say the same
+	CASE WHEN a.u IS NOT NULL AND b.t IS NOT NULL THEN
+		(a.u <= b.t) = (uuidv7_cmp_timestamptz(a.u, b.t) <= 0) AND (a.u >= b.t) = (uuidv7_cmp_timestamptz(a.u, b.t) >= 0)
+		AND (a.u < b.t) = (uuidv7_cmp_timestamptz(a.u, b.t) < 0) AND (a.u > b.t) = (uuidv7_cmp_timestamptz(a.u, b.t) > 0)
+		 WHEN a.t IS NOT NULL AND b.u IS NOT NULL THEN
+		(a.t <= b.u) = (timestamptz_cmp_uuidv7(a.t, b.u) <= 0) AND (a.t >= b.u) = (timestamptz_cmp_uuidv7(a.t, b.u) >= 0)
+		AND (a.t < b.u) = (timestamptz_cmp_uuidv7(a.t, b.u) < 0) AND (a.t > b.u) = (timestamptz_cmp_uuidv7(a.t, b.u) > 0)
+		 ELSE true
+	END AS operators_agree
+FROM order_values a, order_values b;
+SELECT (SELECT count(*) FROM order_uuids) AS uuids, (SELECT count(*) FROM order_times) AS times,
+	(SELECT count(*) FROM order_cmp WHERE NOT operators_agree) AS operators_disagree,
+	(SELECT count(*) FROM order_cmp x JOIN order_cmp y ON y.a = x.b AND y.b = x.a WHERE x.c <> -y.c) AS not_antisymmetric,
+	(SELECT count(*) FROM order_cmp ab JOIN order_cmp bc ON bc.a = ab.b JOIN order_cmp ac ON ac.a = ab.a AND ac.b = bc.b
+	 WHERE ab.c <= 0 AND bc.c <= 0 AND ac.c <> least(ab.c, bc.c)) AS not_transitive,
+	(SELECT count(*) FROM order_cmp x JOIN order_values a ON a.n = x.a JOIN order_values b ON b.n = x.b
+	 WHERE x.c = 0 AND a.u IS NOT NULL AND b.t IS NOT NULL) AS equal_pairs,
+	(SELECT count(*) FROM (SELECT x.a FROM order_cmp x JOIN order_values a ON a.n = x.a JOIN order_values b ON b.n = x.b
+						   WHERE x.c = 0 AND x.a <> x.b GROUP BY x.a HAVING count(*) > 1) m) AS equal_to_several;
 
 -- btree: a uuid7 primary key answers time ranges through its index
 CREATE TABLE readings (id uuid7 PRIMARY KEY, v int);
@@ -114,10 +191,26 @@ ANALYZE metrics;
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM metrics
 WHERE id >= '2025-02-10 00:00:00+00'::timestamptz AND id < '2025-02-11 00:00:00+00'::timestamptz;
+-- a range that starts where a partition starts scans that partition alone,
+-- as the uuidv7_min() form does: the partition before it ends at its
+-- upper bound uuidv7_min('2025-02-01'), which the time now equals
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM metrics
+WHERE id >= '2025-02-01 00:00:00+00'::timestamptz AND id < '2025-03-01 00:00:00+00'::timestamptz;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM metrics
+WHERE id >= uuidv7_min('2025-02-01 00:00:00+00') AND id < uuidv7_min('2025-03-01 00:00:00+00');
+-- (and one that starts inside a millisecond cannot exclude that millisecond's partition)
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM metrics
+WHERE id >= '2025-01-31 23:59:59.9995+00'::timestamptz AND id < '2025-03-01 00:00:00+00'::timestamptz;
 PREPARE one_day(timestamptz, timestamptz) AS SELECT count(*) FROM metrics WHERE id >= $1 AND id < $2;
 SET plan_cache_mode = force_generic_plan;
 EXPLAIN (COSTS OFF) EXECUTE one_day('2025-02-10 00:00:00+00', '2025-02-11 00:00:00+00');
 EXECUTE one_day('2025-02-10 00:00:00+00', '2025-02-11 00:00:00+00');
+EXPLAIN (COSTS OFF) EXECUTE one_day('2025-02-01 00:00:00+00', '2025-03-01 00:00:00+00');
+EXECUTE one_day('2025-02-01 00:00:00+00', '2025-03-01 00:00:00+00');
+SELECT count(*) FROM metrics WHERE uuidv7_timestamp(id) >= '2025-02-01 00:00:00+00' AND uuidv7_timestamp(id) < '2025-03-01 00:00:00+00';
 RESET plan_cache_mode;
 DEALLOCATE one_day;
 DROP TABLE metrics;

@@ -56,8 +56,48 @@ DROP EXTENSION uuidv7 CASCADE;
 CREATE EXTENSION uuidv7 VERSION '0.1.0';
 ALTER EXTENSION uuidv7 UPDATE TO '0.2.0';
 CREATE EXTENSION uuidv7_time_ops VERSION '0.2.0';
+
+-- uuidv7_time_ops 0.2.0 under this library, not yet updated, answers as
+-- 0.2.0 did (no time equals a uuid; its <= is < and its > is >=), through
+-- an index as without one
+CREATE TABLE upgrade_keys (id uuid PRIMARY KEY);
+INSERT INTO upgrade_keys
+SELECT uuidv7_generate_at('2025-01-01 00:00+00'::timestamptz + g * interval '1 minute') FROM generate_series(0, 2999) g
+UNION ALL SELECT uuidv7_min('2025-01-02 00:00+00');
+ANALYZE upgrade_keys;
+CREATE TEMP TABLE answers (version text, cmp int, le bool, gt bool, ts_lt bool, ts_ge bool,
+						   le_rows_by_index bigint, le_rows_by_seqscan bigint);
+CREATE FUNCTION pg_temp.answers(version text) RETURNS SETOF answers LANGUAGE plpgsql AS $$
+DECLARE
+	t timestamptz := '2025-01-02 00:00+00';
+	by_index bigint;
+	by_seqscan bigint;
+BEGIN
+	SET LOCAL enable_seqscan = off;
+	SET LOCAL enable_bitmapscan = off;
+	SELECT count(*) INTO by_index FROM upgrade_keys WHERE id <= t;
+	SET LOCAL enable_seqscan = on;
+	SET LOCAL enable_indexscan = off;
+	SET LOCAL enable_indexonlyscan = off;
+	SELECT count(*) INTO by_seqscan FROM upgrade_keys WHERE id <= t;
+	RETURN QUERY SELECT version, uuidv7_cmp_timestamptz(uuidv7_min(t), t), uuidv7_min(t) <= t, uuidv7_min(t) > t,
+		t < uuidv7_min(t), t >= uuidv7_min(t), by_index, by_seqscan;
+END
+$$;
+INSERT INTO answers SELECT * FROM pg_temp.answers('0.2.0');
+
 ALTER EXTENSION uuidv7 UPDATE TO '0.3.0';
 ALTER EXTENSION uuidv7_time_ops UPDATE TO '0.3.0';
+
+-- updated: the time on a whole millisecond equals its first UUIDv7; the
+-- index built before needs no rebuild (amcheck finds its order intact and
+-- every row in it), and answers as a sequential scan does
+INSERT INTO answers SELECT * FROM pg_temp.answers('0.3.0');
+SELECT * FROM answers ORDER BY version;
+CREATE EXTENSION amcheck;
+SELECT bt_index_check('upgrade_keys_pkey', true);
+DROP EXTENSION amcheck;
+DROP TABLE upgrade_keys;
 SELECT extname, extversion AS upgraded_version FROM pg_extension WHERE extname LIKE 'uuidv7%' ORDER BY 1;
 CREATE TEMP TABLE upgraded AS
 SELECT ext, o.* FROM unnest(ARRAY['uuidv7', 'uuidv7_time_ops']::name[]) ext, pg_temp.extension_objects(ext) o;

@@ -15,3 +15,58 @@ ALTER FUNCTION @extschema@.timestamptz_gt_uuidv7(pg_catalog.timestamptz, pg_cata
 ALTER FUNCTION @extschema@.timestamptz_ge_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) LEAKPROOF;
 ALTER FUNCTION @extschema@.uuidv7_cmp_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) LEAKPROOF;
 ALTER FUNCTION @extschema@.timestamptz_cmp_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) LEAKPROOF;
+
+-- Time on a whole millisecond equals the smallest UUIDv7 of that millisecond
+-- (it stood just below it), so that "id >= t" prunes the partition that ends
+-- at t: the comparison support, <= and > (and their commutators) move to the
+-- C functions of that order.  The functions are this extension's own, and
+-- only where their code lives changes; indexes hold uuids only and need no
+-- rebuild.
+
+CREATE OR REPLACE FUNCTION @extschema@.uuidv7_le_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'uuidv7_le_timestamptz'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION @extschema@.uuidv7_le_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) IS
+'implementation of uuid <= timestamptz: as <, and also the smallest UUIDv7 of a time on a whole millisecond';
+
+CREATE OR REPLACE FUNCTION @extschema@.uuidv7_gt_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'uuidv7_gt_timestamptz'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION @extschema@.uuidv7_gt_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) IS
+'implementation of uuid > timestamptz: as >=, but not the smallest UUIDv7 of a time on a whole millisecond';
+
+CREATE OR REPLACE FUNCTION @extschema@.timestamptz_lt_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'timestamptz_lt_uuidv7_0_3'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION @extschema@.timestamptz_lt_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
+'implementation of timestamptz < uuid: the commutator of uuid > timestamptz';
+
+CREATE OR REPLACE FUNCTION @extschema@.timestamptz_le_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'timestamptz_le_uuidv7'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION @extschema@.timestamptz_le_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
+'implementation of timestamptz <= uuid: earlier than or the same time as the UUIDv7';
+
+CREATE OR REPLACE FUNCTION @extschema@.timestamptz_ge_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.bool
+AS 'MODULE_PATHNAME', 'timestamptz_ge_uuidv7'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION @extschema@.timestamptz_ge_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
+'implementation of timestamptz >= uuid: the commutator of uuid <= timestamptz';
+
+CREATE OR REPLACE FUNCTION @extschema@.uuidv7_cmp_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.int4
+AS 'MODULE_PATHNAME', 'uuidv7_cmp_timestamptz_0_3'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION @extschema@.uuidv7_cmp_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) IS
+'btree comparison of a uuid with an instant: 0 only for the smallest UUIDv7 of an instant on a whole millisecond';
+
+CREATE OR REPLACE FUNCTION @extschema@.timestamptz_cmp_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.int4
+AS 'MODULE_PATHNAME', 'timestamptz_cmp_uuidv7_0_3'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION @extschema@.timestamptz_cmp_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
+'btree comparison of an instant with a uuid: 0 only for an instant on a whole millisecond and its smallest UUIDv7';
+
+COMMENT ON OPERATOR @extschema@.<= (pg_catalog.uuid, pg_catalog.timestamptz) IS 'UUIDv7 of an earlier time than, or the first UUIDv7 of a time on a whole millisecond';
+COMMENT ON OPERATOR @extschema@.> (pg_catalog.uuid, pg_catalog.timestamptz) IS 'UUIDv7 of the same or a later time than, but not the first UUIDv7 of a time on a whole millisecond';
+COMMENT ON OPERATOR @extschema@.< (pg_catalog.timestamptz, pg_catalog.uuid) IS 'earlier than or the same time as the UUIDv7, but not a time on a whole millisecond against its first UUIDv7';
+COMMENT ON OPERATOR @extschema@.<= (pg_catalog.timestamptz, pg_catalog.uuid) IS 'earlier than or the same time as the UUIDv7';
+COMMENT ON OPERATOR @extschema@.>= (pg_catalog.timestamptz, pg_catalog.uuid) IS 'later than the time of the UUIDv7, or a time on a whole millisecond against its first UUIDv7';

@@ -3,19 +3,22 @@
 -- Comparison of uuid keys with timestamptz, registered in PostgreSQL's own
 -- operator families for uuid (btree uuid_ops, BRIN uuid_minmax_ops and
 -- uuid_minmax_multi_ops), so that "id >= t" uses uuid indexes and prunes
--- uuid range partitions.  An instant stands just below the smallest UUIDv7 of
--- its first millisecond at or after it (see src/operators.c): no UUID equals
--- an instant, "<=" means "<" and ">" means ">=".
+-- uuid range partitions.  An instant on a whole millisecond equals the
+-- smallest UUIDv7 of that millisecond; any other instant stands just below
+-- the smallest UUIDv7 of the next millisecond (see src/operators.c).  There
+-- is no = operator: "id >= t AND id < t2" is the form to use.
 --
 -- Dropping this extension drops the operators and with them every family
 -- member that refers to them, leaving core's families as they were.
 
--- comparison functions (the C functions serve both operators of each pair)
+-- comparison functions
 --
 -- LEAKPROOF, as core's uuid comparisons: they are total over both types
 -- (instants beyond what a UUIDv7 holds stand below or above every UUID) and
 -- raise no error, so that under row-level security the planner may still
--- use them as index conditions.
+-- use them as index conditions.  (Where a C symbol ends in _0_3 the answers
+-- changed in 0.3.0: 0.2.0's symbol of the same name still answers the old
+-- way for installs not yet updated.)
 
 CREATE FUNCTION uuidv7_lt_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'uuidv7_lt_timestamptz'
@@ -24,10 +27,10 @@ COMMENT ON FUNCTION uuidv7_lt_timestamptz(pg_catalog.uuid, pg_catalog.timestampt
 'implementation of uuid < timestamptz: the UUIDv7 is of an earlier time';
 
 CREATE FUNCTION uuidv7_le_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.bool
-AS 'MODULE_PATHNAME', 'uuidv7_lt_timestamptz'
+AS 'MODULE_PATHNAME', 'uuidv7_le_timestamptz'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION uuidv7_le_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) IS
-'implementation of uuid <= timestamptz: the same as <, as no UUID equals an instant';
+'implementation of uuid <= timestamptz: as <, and also the smallest UUIDv7 of a time on a whole millisecond';
 
 CREATE FUNCTION uuidv7_ge_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'uuidv7_ge_timestamptz'
@@ -36,22 +39,22 @@ COMMENT ON FUNCTION uuidv7_ge_timestamptz(pg_catalog.uuid, pg_catalog.timestampt
 'implementation of uuid >= timestamptz: the UUIDv7 is of the same or a later time';
 
 CREATE FUNCTION uuidv7_gt_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.bool
-AS 'MODULE_PATHNAME', 'uuidv7_ge_timestamptz'
+AS 'MODULE_PATHNAME', 'uuidv7_gt_timestamptz'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION uuidv7_gt_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) IS
-'implementation of uuid > timestamptz: the same as >=, as no UUID equals an instant';
+'implementation of uuid > timestamptz: as >=, but not the smallest UUIDv7 of a time on a whole millisecond';
 
 CREATE FUNCTION timestamptz_lt_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.bool
-AS 'MODULE_PATHNAME', 'timestamptz_lt_uuidv7'
+AS 'MODULE_PATHNAME', 'timestamptz_lt_uuidv7_0_3'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION timestamptz_lt_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
-'implementation of timestamptz < uuid: the UUIDv7 is of the same or a later time';
+'implementation of timestamptz < uuid: the commutator of uuid > timestamptz';
 
 CREATE FUNCTION timestamptz_le_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.bool
-AS 'MODULE_PATHNAME', 'timestamptz_lt_uuidv7'
+AS 'MODULE_PATHNAME', 'timestamptz_le_uuidv7'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION timestamptz_le_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
-'implementation of timestamptz <= uuid: the same as <, as no UUID equals an instant';
+'implementation of timestamptz <= uuid: earlier than or the same time as the UUIDv7';
 
 CREATE FUNCTION timestamptz_gt_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.bool
 AS 'MODULE_PATHNAME', 'timestamptz_gt_uuidv7'
@@ -60,24 +63,24 @@ COMMENT ON FUNCTION timestamptz_gt_uuidv7(pg_catalog.timestamptz, pg_catalog.uui
 'implementation of timestamptz > uuid: the UUIDv7 is of an earlier time';
 
 CREATE FUNCTION timestamptz_ge_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.bool
-AS 'MODULE_PATHNAME', 'timestamptz_gt_uuidv7'
+AS 'MODULE_PATHNAME', 'timestamptz_ge_uuidv7'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION timestamptz_ge_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
-'implementation of timestamptz >= uuid: the same as >, as no UUID equals an instant';
+'implementation of timestamptz >= uuid: the commutator of uuid <= timestamptz';
 
 -- btree support
 
 CREATE FUNCTION uuidv7_cmp_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) RETURNS pg_catalog.int4
-AS 'MODULE_PATHNAME', 'uuidv7_cmp_timestamptz'
+AS 'MODULE_PATHNAME', 'uuidv7_cmp_timestamptz_0_3'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION uuidv7_cmp_timestamptz(pg_catalog.uuid, pg_catalog.timestamptz) IS
-'btree comparison of a uuid with an instant: -1 or 1, never 0';
+'btree comparison of a uuid with an instant: 0 only for the smallest UUIDv7 of an instant on a whole millisecond';
 
 CREATE FUNCTION timestamptz_cmp_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) RETURNS pg_catalog.int4
-AS 'MODULE_PATHNAME', 'timestamptz_cmp_uuidv7'
+AS 'MODULE_PATHNAME', 'timestamptz_cmp_uuidv7_0_3'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION timestamptz_cmp_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
-'btree comparison of an instant with a uuid: -1 or 1, never 0';
+'btree comparison of an instant with a uuid: 0 only for an instant on a whole millisecond and its smallest UUIDv7';
 
 -- STABLE as core's in_range for timestamptz: day and month offsets follow
 -- TimeZone; not LEAKPROOF: a UUID of another version raises an error
@@ -104,7 +107,7 @@ CREATE OPERATOR <= (
 	COMMUTATOR = >=, NEGATOR = >,
 	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
-COMMENT ON OPERATOR <= (pg_catalog.uuid, pg_catalog.timestamptz) IS 'UUIDv7 of an earlier time than (as <)';
+COMMENT ON OPERATOR <= (pg_catalog.uuid, pg_catalog.timestamptz) IS 'UUIDv7 of an earlier time than, or the first UUIDv7 of a time on a whole millisecond';
 
 CREATE OPERATOR >= (
 	LEFTARG = pg_catalog.uuid, RIGHTARG = pg_catalog.timestamptz,
@@ -120,7 +123,7 @@ CREATE OPERATOR > (
 	COMMUTATOR = <, NEGATOR = <=,
 	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
-COMMENT ON OPERATOR > (pg_catalog.uuid, pg_catalog.timestamptz) IS 'UUIDv7 of the same or a later time than (as >=)';
+COMMENT ON OPERATOR > (pg_catalog.uuid, pg_catalog.timestamptz) IS 'UUIDv7 of the same or a later time than, but not the first UUIDv7 of a time on a whole millisecond';
 
 CREATE OPERATOR < (
 	LEFTARG = pg_catalog.timestamptz, RIGHTARG = pg_catalog.uuid,
@@ -128,7 +131,7 @@ CREATE OPERATOR < (
 	COMMUTATOR = >, NEGATOR = >=,
 	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
-COMMENT ON OPERATOR < (pg_catalog.timestamptz, pg_catalog.uuid) IS 'earlier than or the same time as the UUIDv7';
+COMMENT ON OPERATOR < (pg_catalog.timestamptz, pg_catalog.uuid) IS 'earlier than or the same time as the UUIDv7, but not a time on a whole millisecond against its first UUIDv7';
 
 CREATE OPERATOR <= (
 	LEFTARG = pg_catalog.timestamptz, RIGHTARG = pg_catalog.uuid,
@@ -136,7 +139,7 @@ CREATE OPERATOR <= (
 	COMMUTATOR = >=, NEGATOR = >,
 	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
-COMMENT ON OPERATOR <= (pg_catalog.timestamptz, pg_catalog.uuid) IS 'earlier than or the same time as the UUIDv7 (as <)';
+COMMENT ON OPERATOR <= (pg_catalog.timestamptz, pg_catalog.uuid) IS 'earlier than or the same time as the UUIDv7';
 
 CREATE OPERATOR >= (
 	LEFTARG = pg_catalog.timestamptz, RIGHTARG = pg_catalog.uuid,
@@ -144,7 +147,7 @@ CREATE OPERATOR >= (
 	COMMUTATOR = <=, NEGATOR = <,
 	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
-COMMENT ON OPERATOR >= (pg_catalog.timestamptz, pg_catalog.uuid) IS 'later than the time of the UUIDv7 (as >)';
+COMMENT ON OPERATOR >= (pg_catalog.timestamptz, pg_catalog.uuid) IS 'later than the time of the UUIDv7, or a time on a whole millisecond against its first UUIDv7';
 
 CREATE OPERATOR > (
 	LEFTARG = pg_catalog.timestamptz, RIGHTARG = pg_catalog.uuid,

@@ -4,21 +4,33 @@
  *	  Comparing UUIDv7 keys with times, for the uuidv7_time_ops extension:
  *	  operators, btree comparison support and RANGE window frames.
  *
- * A btree operator family needs one total order over both types.  Each
- * instant t takes the place just below uuidv7_min(t), the smallest UUIDv7 of
- * the first millisecond at or after t: below every UUID of that millisecond
- * and above every UUID of an earlier one.  No UUID ever equals an instant, so
- * there is no = operator, "id <= t" means "id < t" and "id > t" means
- * "id >= t", and for every valid UUIDv7:
+ * A btree operator family needs one total order over both types.  An
+ * instant t that falls on a whole millisecond takes the place of
+ * uuidv7_min(t), the smallest UUIDv7 of that millisecond, and equals it; any
+ * other instant takes the place just below uuidv7_min(t), the first
+ * millisecond after it.  So each = pairs one instant with one UUID, instants
+ * of one millisecond keep their own order among themselves (ties with no
+ * UUID between them), and the order stays transitive across both types.  For
+ * every valid UUIDv7 and every instant t:
  *
- *	 id <  t  and  id <= t  <=>  uuidv7_timestamp(id) <  t
- *	 id >= t  and  id >  t  <=>  uuidv7_timestamp(id) >= t
+ *	 id <  t  <=>  uuidv7_timestamp(id) <  t
+ *	 id >= t  <=>  uuidv7_timestamp(id) >= t
  *
- * Instants before 1970 stand below every UUIDv7 and those past the last
- * millisecond of 48 bits (and infinity) above every UUID, so the operators
- * are total and never raise an error inside an index scan.  Reading "same
- * millisecond" as "equal" instead would break the transitivity the planner
- * relies on.
+ * while id <= t and id > t differ from id < t and id >= t only for the key
+ * uuidv7_min(t) of a t on a whole millisecond.  That equality is what lets
+ * the planner prune "id >= t" to the partitions the uuidv7_min(t) form
+ * prunes to: the partition whose upper bound is uuidv7_min(t) ends at t.
+ *
+ * Instants before 1970 stand just below uuidv7_min of 1970's first
+ * millisecond and those past the last millisecond of 48 bits (and infinity)
+ * above every UUID, so the operators are total and never raise an error
+ * inside an index scan.
+ *
+ * uuidv7_time_ops 0.2.0 ordered every instant just below uuidv7_min(t) and
+ * had no equality.  The symbols its SQL functions name answer as they did
+ * until ALTER EXTENSION ... UPDATE points its functions at the new ones (the
+ * _0_3 symbols are those whose answers changed), so that no install mixes
+ * the two orders.  Indexes hold uuids only: neither order is stored in them.
  *
  * IDENTIFICATION
  *	  src/operators.c
@@ -37,64 +49,135 @@
 #define UUIDV7_LAST_MS_TIMESTAMPTZ \
 	((int64) UUIDV7_MAX_UNIX_MS * UUIDV7_US_PER_MS - UUIDV7_UNIX_TO_PG_EPOCH_US)
 
-/* -1 if the UUID sorts below the instant's place, +1 if above; never 0. */
+/*
+ * -1 if the UUID sorts below the instant's place, +1 if above, 0 if the
+ * instant falls on a whole millisecond a UUIDv7 holds and the UUID is that
+ * millisecond's smallest (only when aligned_equal: 0.2.0 had no equality).
+ */
 static int
-cmp_uuid_instant(const pg_uuid_t *uuid, TimestampTz ts)
+cmp_uuid_instant(const pg_uuid_t *uuid, TimestampTz ts, bool aligned_equal)
 {
 	pg_uuid_t	bound;
+	int			cmp;
 
 	if (ts > UUIDV7_LAST_MS_TIMESTAMPTZ)
 		return -1;
 	uuidv7_set_min_bound(&bound, Max(ts, UUIDV7_MIN_TIMESTAMPTZ));
-	return memcmp(uuid->data, bound.data, UUID_LEN) < 0 ? -1 : 1;
+	cmp = memcmp(uuid->data, bound.data, UUID_LEN);
+	if (cmp < 0)
+		return -1;
+	if (cmp == 0 && aligned_equal &&
+		ts >= UUIDV7_MIN_TIMESTAMPTZ && ts % UUIDV7_US_PER_MS == 0)
+		return 0;
+	return 1;
 }
 
 /* btree comparison support (uuid, timestamptz) */
-PG_FUNCTION_INFO_V1(uuidv7_cmp_timestamptz);
+PG_FUNCTION_INFO_V1(uuidv7_cmp_timestamptz_0_3);
 Datum
-uuidv7_cmp_timestamptz(PG_FUNCTION_ARGS)
+uuidv7_cmp_timestamptz_0_3(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT32(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1)));
+	PG_RETURN_INT32(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true));
 }
 
 /* btree comparison support (timestamptz, uuid) */
-PG_FUNCTION_INFO_V1(timestamptz_cmp_uuidv7);
+PG_FUNCTION_INFO_V1(timestamptz_cmp_uuidv7_0_3);
 Datum
-timestamptz_cmp_uuidv7(PG_FUNCTION_ARGS)
+timestamptz_cmp_uuidv7_0_3(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT32(-cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0)));
+	PG_RETURN_INT32(-cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true));
 }
 
-/* uuid < timestamptz, and uuid <= timestamptz */
+/* uuid < timestamptz */
 PG_FUNCTION_INFO_V1(uuidv7_lt_timestamptz);
 Datum
 uuidv7_lt_timestamptz(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1)) < 0);
+	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) < 0);
 }
 
-/* uuid >= timestamptz, and uuid > timestamptz */
+/* uuid <= timestamptz */
+PG_FUNCTION_INFO_V1(uuidv7_le_timestamptz);
+Datum
+uuidv7_le_timestamptz(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) <= 0);
+}
+
+/* uuid >= timestamptz */
 PG_FUNCTION_INFO_V1(uuidv7_ge_timestamptz);
 Datum
 uuidv7_ge_timestamptz(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1)) > 0);
+	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) >= 0);
 }
 
-/* timestamptz < uuid, and timestamptz <= uuid */
-PG_FUNCTION_INFO_V1(timestamptz_lt_uuidv7);
+/* uuid > timestamptz */
+PG_FUNCTION_INFO_V1(uuidv7_gt_timestamptz);
 Datum
-timestamptz_lt_uuidv7(PG_FUNCTION_ARGS)
+uuidv7_gt_timestamptz(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0)) > 0);
+	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) > 0);
 }
 
-/* timestamptz > uuid, and timestamptz >= uuid */
+/* timestamptz < uuid */
+PG_FUNCTION_INFO_V1(timestamptz_lt_uuidv7_0_3);
+Datum
+timestamptz_lt_uuidv7_0_3(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) > 0);
+}
+
+/* timestamptz <= uuid */
+PG_FUNCTION_INFO_V1(timestamptz_le_uuidv7);
+Datum
+timestamptz_le_uuidv7(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) >= 0);
+}
+
+/* timestamptz >= uuid */
+PG_FUNCTION_INFO_V1(timestamptz_ge_uuidv7);
+Datum
+timestamptz_ge_uuidv7(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) <= 0);
+}
+
+/* timestamptz > uuid */
 PG_FUNCTION_INFO_V1(timestamptz_gt_uuidv7);
 Datum
 timestamptz_gt_uuidv7(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0)) < 0);
+	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) < 0);
+}
+
+/*
+ * The symbols of uuidv7_time_ops 0.2.0 whose answers changed, as they were,
+ * for installs not yet updated: comparison support that never returns 0,
+ * and the "timestamptz < uuid" that served both < and <= (it answers as
+ * <= does now).  0.2.0's other operators call the functions above, whose
+ * answers are the same in both orders.
+ */
+PG_FUNCTION_INFO_V1(uuidv7_cmp_timestamptz);
+Datum
+uuidv7_cmp_timestamptz(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), false));
+}
+
+PG_FUNCTION_INFO_V1(timestamptz_cmp_uuidv7);
+Datum
+timestamptz_cmp_uuidv7(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(-cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), false));
+}
+
+PG_FUNCTION_INFO_V1(timestamptz_lt_uuidv7);
+Datum
+timestamptz_lt_uuidv7(PG_FUNCTION_ARGS)
+{
+	return timestamptz_le_uuidv7(fcinfo);
 }
 
 /* The embedded time of a UUID in a RANGE frame, which must be version 7. */
