@@ -34,3 +34,10 @@ sql/uuidv7--$(EXTVERSION).sql: sql/uuidv7.sql
 
 sql/uuidv7_time_ops--$(TIME_OPS_VERSION).sql: sql/uuidv7_time_ops.sql
 	cp $< $@
+
+# the PGXN distribution: the committed tree at HEAD, in a zip named for the
+# version (test/t_meta.sh checks it against META.json)
+dist:
+	git archive --format zip --prefix=uuidv7-$(EXTVERSION)/ -o uuidv7-$(EXTVERSION).zip HEAD
+
+.PHONY: dist
