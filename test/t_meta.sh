@@ -63,8 +63,9 @@ for name, ext in provides.items():
 if meta.get("version") != control("uuidv7"):
     problems.append(f"version {meta.get('version')} but uuidv7.control says {control('uuidv7')}")
 
-zip_path = top / f"uuidv7-{meta['version']}.zip"
-prefix = f"uuidv7-{meta['version']}/"
+# make dist names the zip for the control file's version
+zip_path = top / f"uuidv7-{control('uuidv7')}.zip"
+prefix = f"uuidv7-{control('uuidv7')}/"
 with zipfile.ZipFile(zip_path) as z:
     if z.testzip() is not None:
         problems.append("the zip is corrupt")
