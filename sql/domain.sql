@@ -58,3 +58,17 @@ SELECT format_type(atttypid, atttypmod) FROM pg_attribute
 WHERE attrelid = 'legacy'::regclass AND attname = 'id';
 
 DROP TABLE orders, legacy;
+
+-- the extension's functions return uuid and uuid[], never the domain or its
+-- array type, which drivers do not know; an aggregate over a uuid7 column
+-- has the domain's array type unless cast
+SELECT count(*) AS functions_returning_the_domain
+FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
+WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
+	AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'uuidv7')
+	AND (p.prorettype IN ('uuid7'::regtype, 'uuid7[]'::regtype)
+		 OR p.proallargtypes && ARRAY['uuid7'::regtype::oid, 'uuid7[]'::regtype::oid]);
+CREATE TABLE keyed (id uuid7 DEFAULT uuidv7_generate());
+INSERT INTO keyed DEFAULT VALUES;
+SELECT pg_typeof(array_agg(id)) AS uncast, pg_typeof(array_agg(id::uuid)) AS cast FROM keyed;
+DROP TABLE keyed;
