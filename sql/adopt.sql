@@ -1,0 +1,134 @@
+-- uuidv7_adopt_table: a live table keyed by UUIDv7 becomes a partitioned
+-- table of the same name, its rows untouched, and the partition tooling works
+-- on the result
+SET TimeZone = 'UTC';
+SET DateStyle = 'ISO';
+\set SHOW_CONTEXT never
+
+CREATE ROLE regress_adopt_reader;
+CREATE SCHEMA "Shop Data";
+CREATE TABLE "Shop Data"."Live Orders" (
+	id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(),
+	customer int NOT NULL,
+	total numeric(10, 2) CHECK (total >= 0),
+	created_at timestamptz GENERATED ALWAYS AS (uuidv7_timestamp(id)) STORED
+);
+CREATE INDEX ON "Shop Data"."Live Orders" (customer);
+COMMENT ON TABLE "Shop Data"."Live Orders" IS 'orders, live';
+COMMENT ON COLUMN "Shop Data"."Live Orders".customer IS 'who ordered';
+GRANT USAGE ON SCHEMA "Shop Data" TO regress_adopt_reader;
+GRANT SELECT ON "Shop Data"."Live Orders" TO regress_adopt_reader;
+GRANT UPDATE (total) ON "Shop Data"."Live Orders" TO regress_adopt_reader;
+ALTER TABLE "Shop Data"."Live Orders" ENABLE ROW LEVEL SECURITY;
+CREATE POLICY "small customers" ON "Shop Data"."Live Orders" FOR SELECT TO regress_adopt_reader USING (customer < 50);
+-- three months of rows up to now
+INSERT INTO "Shop Data"."Live Orders" (id, customer, total)
+SELECT uuidv7_generate_at(now() - g * interval '43 minutes'), g % 100, g FROM generate_series(0, 3000) g;
+CREATE TEMP TABLE before AS
+SELECT pg_relation_filenode('"Shop Data"."Live Orders"') AS table_file,
+	pg_relation_filenode('"Shop Data"."Live Orders_pkey"') AS key_file,
+	(SELECT count(*) FROM "Shop Data"."Live Orders") AS row_count,
+	(SELECT sum(total) FROM "Shop Data"."Live Orders") AS total,
+	(SELECT min(created_at) FROM "Shop Data"."Live Orders") AS oldest;
+
+CALL uuidv7_adopt_table('"Shop Data"."Live Orders"', '1 month', 'UTC');
+
+-- the name is a partitioned table now; the rows are where they were: the
+-- same files, nothing rewritten or rebuilt
+SELECT c.relkind AS kind, pg_get_partkeydef(c.oid) AS partition_key
+FROM pg_class c WHERE c.oid = '"Shop Data"."Live Orders"'::regclass;
+SELECT pg_relation_filenode('"Shop Data"."Live Orders_adopted"') = table_file AS same_table_file,
+	pg_relation_filenode('"Shop Data"."Live Orders_adopted_pkey"') = key_file AS same_key_file,
+	(SELECT count(*) FROM "Shop Data"."Live Orders") = row_count AS same_count,
+	(SELECT sum(total) FROM "Shop Data"."Live Orders") = total AS same_total
+FROM before;
+-- the adopted table covers its months up to the end of this one, and three
+-- more are made ahead
+SELECT p.partition, p.period_start = date_trunc('month', b.oldest) AS from_oldest_month,
+	p.period_end - p.period_start > interval '27 days' AS at_least_a_month,
+	p.period_end = date_trunc('month', now()) + interval '1 month' AS to_end_of_this_month
+FROM uuidv7_partitions('"Shop Data"."Live Orders"') p, before b WHERE p.partition::text LIKE '%adopted%';
+SELECT count(*) AS months_ahead FROM uuidv7_partitions('"Shop Data"."Live Orders"')
+WHERE period_start >= date_trunc('month', now()) + interval '1 month';
+-- indexes, defaults, checks, generated columns, comments, grants, row
+-- security and policies carried over
+SELECT indexrelid::regclass AS parent_index, indisprimary FROM pg_index
+WHERE indrelid = '"Shop Data"."Live Orders"'::regclass ORDER BY 1::text;
+SELECT obj_description('"Shop Data"."Live Orders"'::regclass, 'pg_class') AS comment,
+	col_description('"Shop Data"."Live Orders"'::regclass, 2) AS customer_comment;
+SELECT has_table_privilege('regress_adopt_reader', '"Shop Data"."Live Orders"', 'SELECT') AS can_select,
+	has_column_privilege('regress_adopt_reader', '"Shop Data"."Live Orders"', 'total', 'UPDATE') AS can_update_total,
+	has_column_privilege('regress_adopt_reader', '"Shop Data"."Live Orders"', 'customer', 'UPDATE') AS can_update_customer;
+SELECT relrowsecurity FROM pg_class WHERE oid = '"Shop Data"."Live Orders"'::regclass;
+SELECT polname, pg_get_expr(polqual, polrelid) FROM pg_policy WHERE polrelid = '"Shop Data"."Live Orders"'::regclass;
+-- inserts through the old name keep working, into this month's partition,
+-- with the default, the generated column and the checks
+INSERT INTO "Shop Data"."Live Orders" (customer, total) VALUES (7, 1.50)
+RETURNING tableoid::regclass, created_at > now() - interval '1 minute' AS generated;
+\set VERBOSITY terse
+INSERT INTO "Shop Data"."Live Orders" (customer, total) VALUES (7, -1);
+\echo :LAST_ERROR_SQLSTATE
+INSERT INTO "Shop Data"."Live Orders" (id, customer, total) VALUES (gen_random_uuid(), 7, 1);
+\echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
+-- a row of next month goes to next month's partition
+INSERT INTO "Shop Data"."Live Orders" (id, customer, total)
+VALUES (uuidv7_generate_at(date_trunc('month', now()) + interval '1 month 1 day'), 8, 2)
+RETURNING tableoid::regclass = (SELECT partition FROM uuidv7_partitions('"Shop Data"."Live Orders"')
+								WHERE period_start = date_trunc('month', now()) + interval '1 month') AS next_month;
+-- the policy applies through the parent
+SET ROLE regress_adopt_reader;
+SELECT count(*) > 0 AS sees_rows, bool_and(customer < 50) AS only_small_customers FROM "Shop Data"."Live Orders";
+RESET ROLE;
+-- the lifecycle functions work on it: creation is idempotent, retention
+-- keeps the adopted partition until its last month has passed
+SELECT count(*) FILTER (WHERE created) AS created FROM uuidv7_create_partitions('"Shop Data"."Live Orders"',
+	date_trunc('month', now()) + interval '1 month', now() + interval '5 months', '1 month', 'UTC');
+SELECT count(*) AS dropped FROM uuidv7_drop_partitions('"Shop Data"."Live Orders"', now());
+SELECT count(*) AS dropped_later FROM uuidv7_drop_partitions('"Shop Data"."Live Orders"',
+	date_trunc('month', now()) + interval '1 month');
+DROP SCHEMA "Shop Data" CASCADE;
+
+-- a plain uuid key: version 7 keys only, counted, and the rule kept as a
+-- validated CHECK that the partitioned table keeps too
+CREATE TABLE legacy (id uuid PRIMARY KEY, note text);
+INSERT INTO legacy SELECT uuidv7_generate_at(now() - g * interval '1 day'), 'v7' FROM generate_series(1, 10) g;
+INSERT INTO legacy VALUES ('67fc5276-43ef-426d-85aa-22ba6a58dd72', 'v4'), ('00000000-0000-0000-0000-000000000000', 'nil');
+CALL uuidv7_adopt_table('legacy', '1 week', 'UTC');
+\echo :LAST_ERROR_SQLSTATE
+SELECT relkind FROM pg_class WHERE oid = 'legacy'::regclass;
+DELETE FROM legacy WHERE uuidv7_timestamp(id) IS NULL;
+CALL uuidv7_adopt_table('legacy', '1 week', 'UTC', periods_ahead => 1);
+SELECT conrelid::regclass, conname, pg_get_constraintdef(oid), convalidated FROM pg_constraint
+WHERE conrelid IN ('legacy'::regclass, 'legacy_adopted'::regclass) AND contype = 'c' ORDER BY 1::text;
+SELECT extract(isodow FROM period_start) AS weeks_start_on, count(*) AS partitions
+FROM uuidv7_partitions('legacy') GROUP BY 1;
+INSERT INTO legacy VALUES ('67fc5276-43ef-426d-85aa-22ba6a58dd72', 'v4');
+\echo :LAST_ERROR_SQLSTATE
+DROP TABLE legacy;
+
+-- what it refuses
+CREATE TABLE no_key (id uuid);
+CALL uuidv7_adopt_table('no_key', '1 month');
+\echo :LAST_ERROR_SQLSTATE
+CREATE TABLE bigint_key (id bigint PRIMARY KEY);
+CALL uuidv7_adopt_table('bigint_key', '1 month');
+\echo :LAST_ERROR_SQLSTATE
+CREATE TABLE with_identity (id uuid7 PRIMARY KEY, n bigint GENERATED ALWAYS AS IDENTITY);
+CALL uuidv7_adopt_table('with_identity', '1 month');
+\echo :LAST_ERROR_SQLSTATE
+CREATE TABLE already (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+CALL uuidv7_adopt_table('already', '1 month');
+\echo :LAST_ERROR_SQLSTATE
+CALL uuidv7_adopt_table('with_identity', '-1 month');
+\echo :LAST_ERROR_SQLSTATE
+CALL uuidv7_adopt_table('with_identity', NULL);
+\echo :LAST_ERROR_SQLSTATE
+-- inside a transaction block it cannot commit between its steps
+CREATE TABLE in_block (id uuid7 PRIMARY KEY);
+BEGIN;
+CALL uuidv7_adopt_table('in_block', '1 month');
+ROLLBACK;
+SELECT relkind FROM pg_class WHERE oid = 'in_block'::regclass;
+DROP TABLE no_key, bigint_key, with_identity, already, in_block;
+DROP ROLE regress_adopt_reader;
