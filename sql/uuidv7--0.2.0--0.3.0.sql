@@ -366,9 +366,9 @@ DECLARE
 	not_v7 bigint;
 	oldest timestamptz;
 	newest timestamptz;
-	months int := extract(year FROM step) * 12 + extract(month FROM step);
-	days int := extract(day FROM step);
-	seconds numeric := extract(epoch FROM step - make_interval(months => months, days => days));
+	months int;
+	days int;
+	seconds numeric;
 	anchor timestamptz;
 	lower_bound uuid;
 	upper_bound uuid;
@@ -379,6 +379,8 @@ DECLARE
 	acl record;
 	pol record;
 BEGIN
+	-- (before anything else: the caller's search_path must not choose the
+	-- functions and operators this calls)
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	IF tbl IS NULL OR step IS NULL OR zone IS NULL OR periods_ahead IS NULL THEN
 		RAISE EXCEPTION 'uuidv7_adopt_table() takes no NULL argument'
@@ -389,6 +391,9 @@ BEGIN
 	END IF;
 	-- the step and zone are checked before anything changes
 	PERFORM @extschema@.uuidv7_partition_bounds(now(), now() + step, step, zone);
+	months := extract(year FROM step) * 12 + extract(month FROM step);
+	days := extract(day FROM step);
+	seconds := extract(epoch FROM step - make_interval(months => months, days => days));
 
 	SELECT n.nspname, c.relname, c.relkind INTO schema_name, table_name, relkind
 	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = tbl;
