@@ -214,6 +214,17 @@ SELECT count(*) FROM metrics WHERE uuidv7_timestamp(id) >= '2025-02-01 00:00:00+
 RESET plan_cache_mode;
 DEALLOCATE one_day;
 DROP TABLE metrics;
+-- a plain uuid key with the v7 rule as a CHECK prunes the same way
+CREATE TABLE metrics_plain (id uuid PRIMARY KEY CHECK (uuidv7_timestamp(id) IS NOT NULL), v int) PARTITION BY RANGE (id);
+SELECT count(*) AS partitions FROM uuidv7_create_partitions('metrics_plain', '2025-01-01', '2025-05-01', '1 month', 'UTC');
+INSERT INTO metrics_plain SELECT id, v FROM readings;
+ANALYZE metrics_plain;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM metrics_plain
+WHERE id >= '2025-02-01 00:00:00+00'::timestamptz AND id < '2025-03-01 00:00:00+00'::timestamptz;
+SELECT count(*) FROM metrics_plain
+WHERE id >= '2025-02-01 00:00:00+00'::timestamptz AND id < '2025-03-01 00:00:00+00'::timestamptz;
+DROP TABLE metrics_plain;
 
 -- RANGE window frames by time over ORDER BY id: the same sums as over a
 -- timestamp column (one row every 86.4 seconds, so no two share a millisecond)
