@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# test/t_citus.sh: uuidv7 on a Citus cluster, a coordinator and two workers
+# (a third joins later), each a throwaway cluster on its own socket.
+#
+# Citus 13.2.2 is built once from the vendored source (../shared/vendor, or
+# CITUS_TARBALL), staged into /var/cache/uuidv7 and copied into the server's
+# directories.  It supports PostgreSQL 15 to 17: on other majors the test is
+# skipped (77).  Checked:
+#
+# - CREATE, ALTER EXTENSION ... UPDATE and DROP of uuidv7 on the coordinator
+#   reach the workers, and a worker added later gets the extensions;
+# - the tenant pattern: (tenant_id, id uuid7) range-partitioned by id and
+#   distributed by tenant_id; partitions made by uuidv7_create_partitions
+#   before and after distribution are distributed; rows inserted one by one
+#   and by INSERT ... SELECT are all there, ids unique, counts per period as
+#   inserted; a tenant's time range, in the uuidv7_min form and with the time
+#   operators, is one task scanning one partition; uuidv7_partitions and
+#   uuidv7_drop_partitions work on it; a multi-shard time-range aggregate
+#   gives the single-node answer;
+# - a table distributed by its key, a plain uuid with the v7 CHECK: lookups,
+#   updates and deletes by literal and by parameter are one task and correct,
+#   a version 4 id is refused (23514);
+# - what Citus does with a distribution column typed uuid7 (the README warns
+#   against it): a lookup by a uuid literal finds nothing and an INSERT of a
+#   literal fails with XX000.  UPDATE and DELETE by a literal crash the
+#   backend in this Citus and are not run.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+find_pg_config
+
+CITUS_VERSION=13.2.2
+CITUS_TARBALL=${CITUS_TARBALL:-$TOP/../shared/vendor/citus-$CITUS_VERSION.tar.gz}
+if [ "$PG_MAJOR" -lt 15 ] || [ "$PG_MAJOR" -gt 17 ]; then
+	echo "Citus $CITUS_VERSION supports PostgreSQL 15 to 17: skipped on $PG_MAJOR"
+	exit 77
+fi
+if [ ! -f "$CITUS_TARBALL" ]; then
+	echo "no Citus source at $CITUS_TARBALL" >&2
+	exit 1
+fi
+
+work=$(mktemp -d /tmp/uuidv7-citus.XXXXXX)
+chmod 755 "$work"
+trap 'rm -rf "$work"; cluster_stop_all' EXIT
+
+# install_citus: Citus built for the server of PG_CONFIG, once, staged in the
+# cache (keyed by the server's version and place) and copied into place
+install_citus() {
+	local key stage src
+	key="citus-$CITUS_VERSION-$("$PG_CONFIG" --version | tr -c 'A-Za-z0-9.\n' '-')$(md5sum <<<"$PG_CONFIG" | cut -c1-8)"
+	stage=$PG_CACHE/$key
+	if [ ! -f "$stage.done" ]; then
+		echo "== building Citus $CITUS_VERSION for $("$PG_CONFIG" --version)"
+		apt_install libkrb5-dev liblz4-dev libzstd-dev
+		mkdir -p "$work/citus"
+		tar -xzf "$CITUS_TARBALL" -C "$work/citus"
+		src=$work/citus/citus-$CITUS_VERSION
+		# 15.20's headers declare have_createdb_privilege(), which Citus
+		# copies as a static function for 15 (see ../shared/vendor/README.md)
+		sed -i 's/^have_createdb_privilege(void)$/citus_compat_have_createdb_privilege(void)/' \
+			"$src/src/include/pg_version_compat.h"
+		(cd "$src" && ./configure --without-libcurl PG_CONFIG="$PG_CONFIG" >"$work/configure.log" 2>&1 &&
+			make -s -j"$(nproc)" with_llvm=no >"$work/make.log" 2>&1 &&
+			rm -rf "$stage.tmp" && make -s install with_llvm=no DESTDIR="$stage.tmp" >"$work/install.log" 2>&1) ||
+			{ tail -n 40 "$work"/*.log; return 1; }
+		rm -rf "$stage"
+		mv "$stage.tmp" "$stage"
+		touch "$stage.done"
+	fi
+	as_root cp -a "$stage/." /
+}
+mkdir -p "$PG_CACHE"
+install_citus
+
+# three nodes; Citus reaches each over its socket
+declare -A dir port
+for node in coordinator worker1 worker2 worker3; do
+	cluster_start "uuidv7-citus-$node" "shared_preload_libraries = 'citus'" "max_connections = 100" \
+		"citus.node_conninfo = 'sslmode=disable'" "max_worker_processes = 16"
+	dir[$node]=$CLUSTER_DIR
+	port[$node]=$PGPORT
+	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION citus" >/dev/null
+done
+export PGHOST=${dir[coordinator]} PGPORT=${port[coordinator]}
+coord() { "$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+coord >/dev/null <<SQL
+SELECT citus_set_coordinator_host('${dir[coordinator]}', ${port[coordinator]});
+SELECT citus_add_node('${dir[worker1]}', ${port[worker1]});
+SELECT citus_add_node('${dir[worker2]}', ${port[worker2]});
+SQL
+on_workers() { # the distinct answers of the workers to a query
+	coord -c "SELECT string_agg(DISTINCT result, ',') FROM run_command_on_workers(\$\$$1\$\$)"
+}
+out=$work/out.txt
+: >"$out"
+
+# the extension's life reaches the workers
+coord -c "SET client_min_messages = warning; CREATE EXTENSION uuidv7 VERSION '0.2.0'"
+echo "workers after create: $(on_workers "SELECT extversion FROM pg_extension WHERE extname = 'uuidv7'")" >>"$out"
+coord -c "ALTER EXTENSION uuidv7 UPDATE"
+echo "workers after update: $(on_workers "SELECT extversion FROM pg_extension WHERE extname = 'uuidv7'")" >>"$out"
+coord -c "DROP EXTENSION uuidv7"
+echo "workers after drop: $(on_workers "SELECT count(*) FROM pg_extension WHERE extname = 'uuidv7'")" >>"$out"
+coord -c "SET client_min_messages = warning; CREATE EXTENSION uuidv7; CREATE EXTENSION uuidv7_time_ops"
+echo "workers after create again: $(on_workers "SELECT string_agg(extname || ' ' || extversion, ' ' ORDER BY extname) FROM pg_extension WHERE extname LIKE 'uuidv7%'")" >>"$out"
+
+# the tenant pattern
+coord >>"$out" <<'SQL'
+SET client_min_messages = warning;
+SET TimeZone = 'UTC';
+CREATE TABLE events (
+	tenant_id int NOT NULL,
+	id uuid7 NOT NULL DEFAULT uuidv7_generate(),
+	payload int,
+	PRIMARY KEY (tenant_id, id)
+) PARTITION BY RANGE (id);
+SELECT 'partitions before distribution: ' || count(*) FROM uuidv7_create_partitions('events', '2025-01-01', '2025-04-01', '1 month', 'UTC');
+SELECT 'distributed: ' || create_distributed_table('events', 'tenant_id')::text;
+SELECT 'partitions after distribution: ' || count(*) FROM uuidv7_create_partitions('events', '2025-04-01', '2025-06-01', '1 month', 'UTC');
+SELECT 'partitions distributed: ' || count(*) FROM uuidv7_partitions('events') p
+	JOIN pg_dist_partition d ON d.logicalrelid = p.partition;
+-- rows one by one, and by INSERT ... SELECT: 20 tenants, five months, one row an hour
+INSERT INTO events (tenant_id, id, payload) VALUES (1, uuidv7_generate_at('2025-01-15 12:00:00+00'), -1);
+INSERT INTO events (tenant_id, id, payload) VALUES (2, uuidv7_generate_at('2025-05-15 12:00:00+00'), -1);
+INSERT INTO events (tenant_id, id, payload)
+SELECT t, uuidv7_generate_at(timestamptz '2025-01-01 00:00:00+00' + h * interval '1 hour'), h
+FROM generate_series(1, 20) t, generate_series(0, 3623) h;
+SELECT 'rows: ' || count(*) || ' distinct ids: ' || count(DISTINCT id) FROM events;
+SELECT 'rows per month: ' || string_agg(n::text, ' ' ORDER BY m) FROM (
+	SELECT date_trunc('month', uuidv7_timestamp(id)) AS m, count(*) AS n FROM events GROUP BY 1) s;
+-- (a row's tableoid is its shard's on a worker: each partition is asked)
+CREATE TEMP TABLE outside (n bigint);
+DO $$
+DECLARE
+	p record;
+	n bigint;
+BEGIN
+	FOR p IN SELECT * FROM uuidv7_partitions('events') LOOP
+		EXECUTE format('SELECT count(*) FROM %s WHERE uuidv7_timestamp(id) < %L OR uuidv7_timestamp(id) >= %L',
+					   p.partition, p.period_start, p.period_end) INTO n;
+		INSERT INTO outside VALUES (n);
+	END LOOP;
+END
+$$;
+SELECT 'rows outside their period: ' || sum(n) || ' in ' || count(*) || ' partitions' FROM outside;
+SQL
+# a tenant's day is one task reading one partition, in both forms
+for form in "id >= uuidv7_min('2025-02-10 00:00+00') AND id < uuidv7_min('2025-02-11 00:00+00')" \
+	"id >= '2025-02-10 00:00+00'::timestamptz AND id < '2025-02-11 00:00+00'::timestamptz"; do
+	plan=$(coord -c "SET citus.explain_all_tasks = on; EXPLAIN (COSTS OFF) SELECT count(*) FROM events WHERE tenant_id = 7 AND $form")
+	tasks=$(sed -nE 's/.*Task Count: ([0-9]+).*/\1/p' <<<"$plan")
+	# (shards are named <partition>_<shard id>)
+	tables=$(grep -oE 'events_p[0-9]{4}_[0-9]{2}' <<<"$plan" | sort -u | tr '\n' ' ')
+	echo "tenant day ($([[ $form == *uuidv7_min* ]] && echo min || echo ops)): $tasks task, ${tables% }" >>"$out"
+done
+coord >>"$out" <<'SQL'
+SET TimeZone = 'UTC';
+SELECT 'tenant day rows: ' || count(*) FROM events
+WHERE tenant_id = 7 AND id >= '2025-02-10 00:00+00'::timestamptz AND id < '2025-02-11 00:00+00'::timestamptz;
+-- a multi-shard aggregate over a time range, against the same rows on one node
+CREATE TABLE events_local AS SELECT * FROM events;
+SELECT 'aggregate equal: ' || ((SELECT sum(payload) FILTER (WHERE tenant_id % 3 = 0) || '/' || count(*) FROM events
+								 WHERE id >= '2025-02-03 05:00+00'::timestamptz AND id < '2025-04-17 00:00+00'::timestamptz)
+							  = (SELECT sum(payload) FILTER (WHERE tenant_id % 3 = 0) || '/' || count(*) FROM events_local
+								 WHERE uuidv7_timestamp(id) >= '2025-02-03 05:00+00' AND uuidv7_timestamp(id) < '2025-04-17 00:00+00'));
+-- retention on the distributed table
+SELECT 'dropped: ' || string_agg(partition, ' ') FROM uuidv7_drop_partitions('events', '2025-02-01 00:00+00');
+SELECT 'partitions left: ' || count(*) FROM uuidv7_partitions('events');
+SQL
+
+# a worker added later gets the extensions
+coord -c "SELECT citus_add_node('${dir[worker3]}', ${port[worker3]})" >/dev/null
+echo "worker added later: $(PGHOST=${dir[worker3]} PGPORT=${port[worker3]} "$PG_BINDIR/psql" -X -At \
+	-c "SELECT string_agg(extname || ' ' || extversion, ' ' ORDER BY extname) FROM pg_extension WHERE extname LIKE 'uuidv7%'")" >>"$out"
+
+# distributed by the key itself, the recommended way: plain uuid + the CHECK
+coord >>"$out" <<'SQL'
+SET client_min_messages = warning;
+CREATE TABLE items (id uuid PRIMARY KEY DEFAULT uuidv7_generate() CHECK (uuidv7_domain_check(id)), n int);
+SELECT 'items distributed: ' || create_distributed_table('items', 'id')::text;
+INSERT INTO items (id, n) VALUES ('01941f29-7c00-7abc-8def-0123456789ab', 1);
+INSERT INTO items (n) SELECT g FROM generate_series(1, 1000) g;
+SELECT 'items literal lookup: ' || count(*) FROM items WHERE id = '01941f29-7c00-7abc-8def-0123456789ab';
+PREPARE item(uuid) AS SELECT count(*) AS found FROM items WHERE id = $1;
+EXECUTE item('01941f29-7c00-7abc-8def-0123456789ab') \gset
+\echo items parameter lookup: :found
+UPDATE items SET n = 2 WHERE id = '01941f29-7c00-7abc-8def-0123456789ab';
+SELECT 'items update: ' || n FROM items WHERE id = '01941f29-7c00-7abc-8def-0123456789ab';
+PREPARE del(uuid) AS DELETE FROM items WHERE id = $1;
+EXECUTE del('01941f29-7c00-7abc-8def-0123456789ab');
+SELECT 'items delete: ' || count(*) FROM items WHERE id = '01941f29-7c00-7abc-8def-0123456789ab';
+SELECT 'items rows: ' || count(*) FROM items;
+SQL
+plan=$(coord -c "EXPLAIN (COSTS OFF) SELECT * FROM items WHERE id = '01941f29-7c00-7abc-8def-0123456789ab'")
+echo "items lookup tasks: $(sed -nE 's/.*Task Count: ([0-9]+).*/\1/p' <<<"$plan")" >>"$out"
+plan=$(coord -c "PREPARE p(uuid) AS SELECT * FROM items WHERE id = \$1; EXPLAIN (COSTS OFF) EXECUTE p('01941f29-7c00-7abc-8def-0123456789ab')")
+echo "items parameter tasks: $(sed -nE 's/.*Task Count: ([0-9]+).*/\1/p' <<<"$plan")" >>"$out"
+plan=$(coord -c "EXPLAIN (COSTS OFF) DELETE FROM items WHERE id = '01941f29-7c00-7abc-8def-0123456789ab'")
+echo "items delete tasks: $(sed -nE 's/.*Task Count: ([0-9]+).*/\1/p' <<<"$plan")" >>"$out"
+err=$(coord -c "INSERT INTO items (id, n) VALUES (gen_random_uuid(), 0)" 2>&1 || true)
+echo "items v4: $(grep -oE 'violates check constraint|not a version 7 UUID' <<<"$err" | head -n 1)" >>"$out"
+
+# the pattern the README warns against: a distribution column typed uuid7
+coord >>"$out" 2>&1 <<'SQL' || true
+SET client_min_messages = warning;
+CREATE TABLE keyed7 (id uuid7 PRIMARY KEY, n int);
+SELECT 'keyed7 distributed: ' || create_distributed_table('keyed7', 'id')::text;
+INSERT INTO keyed7 SELECT uuidv7_generate(), g FROM generate_series(1, 100) g;
+INSERT INTO keyed7 SELECT '01941f29-7c00-7abc-8def-0123456789ab', 0;
+SELECT 'keyed7 rows by cast: ' || count(*) FROM keyed7 WHERE id = '01941f29-7c00-7abc-8def-0123456789ab'::uuid7;
+SELECT 'keyed7 rows by uuid literal: ' || count(*) FROM keyed7 WHERE id = '01941f29-7c00-7abc-8def-0123456789ab';
+\set ON_ERROR_STOP off
+INSERT INTO keyed7 VALUES ('01941f29-7c00-7abc-8def-0123456789ac', 1);
+\echo keyed7 insert of a literal: :LAST_ERROR_SQLSTATE
+SQL
+cat "$out"
+
+value() { sed -n "s/^$1: //p" "$out"; }
+[ "$(value "workers after create")" = 0.2.0 ] &&
+	[ "$(value "workers after update")" = 0.3.0 ] &&
+	[ "$(value "workers after drop")" = 0 ] &&
+	[ "$(value "workers after create again")" = "uuidv7 0.3.0 uuidv7_time_ops 0.3.0" ] &&
+	[ "$(value "partitions before distribution")" = 3 ] &&
+	[ "$(value "partitions after distribution")" = 2 ] &&
+	[ "$(value "partitions distributed")" = 5 ] &&
+	[ "$(value rows)" = "72482 distinct ids: 72482" ] &&
+	[ "$(value "rows outside their period")" = "0 in 5 partitions" ] &&
+	[ "$(value "tenant day (min)")" = "1 task, events_p2025_02" ] &&
+	[ "$(value "tenant day (ops)")" = "1 task, events_p2025_02" ] &&
+	[ "$(value "tenant day rows")" = 24 ] &&
+	[ "$(value "aggregate equal")" = true ] &&
+	[ "$(value dropped)" = "public.events_p2025_01" ] &&
+	[ "$(value "partitions left")" = 4 ] &&
+	[ "$(value "worker added later")" = "uuidv7 0.3.0 uuidv7_time_ops 0.3.0" ] &&
+	[ "$(value "items literal lookup")" = 1 ] &&
+	[ "$(value "items parameter lookup")" = 1 ] &&
+	[ "$(value "items update")" = 2 ] &&
+	[ "$(value "items delete")" = 0 ] &&
+	[ "$(value "items rows")" = 1000 ] &&
+	[ "$(value "items lookup tasks")" = 1 ] &&
+	[ "$(value "items parameter tasks")" = 1 ] &&
+	[ "$(value "items delete tasks")" = 1 ] &&
+	[ -n "$(value "items v4")" ] &&
+	[ "$(value "keyed7 rows by cast")" = 1 ] &&
+	[ "$(value "keyed7 rows by uuid literal")" = 0 ] &&
+	[ "$(value "keyed7 insert of a literal")" = XX000 ]
