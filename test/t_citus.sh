@@ -20,6 +20,8 @@
 # - a table distributed by its key, a plain uuid with the v7 CHECK: lookups,
 #   updates and deletes by literal and by parameter are one task and correct,
 #   a version 4 id is refused (23514);
+# - partitions made inside a transaction block; a volatile call such as
+#   uuidv7_generate() in an UPDATE is refused by Citus (0A000), routed or not;
 # - what Citus does with a distribution column typed uuid7 (the README warns
 #   against it): a lookup by a uuid literal finds nothing and an INSERT of a
 #   literal fails with XX000.  UPDATE and DELETE by a literal crash the
@@ -200,6 +202,23 @@ echo "items delete tasks: $(sed -nE 's/.*Task Count: ([0-9]+).*/\1/p' <<<"$plan"
 err=$(coord -c "INSERT INTO items (id, n) VALUES (gen_random_uuid(), 0)" 2>&1 || true)
 echo "items v4: $(grep -oE 'violates check constraint|not a version 7 UUID' <<<"$err" | head -n 1)" >>"$out"
 
+# volatile functions on the cluster: defaults and uuidv7_generate_at() are
+# evaluated on the coordinator for routed inserts (checked above); partition
+# creation inside a transaction block; a volatile call in an UPDATE
+coord >>"$out" 2>&1 <<'SQL' || true
+SET client_min_messages = warning;
+BEGIN;
+SELECT 'created in a transaction block: ' || count(*) FROM uuidv7_create_partitions('events', '2025-06-01', '2025-08-01', '1 month', 'UTC');
+INSERT INTO events (tenant_id, id, payload) VALUES (3, uuidv7_generate_at('2025-07-04 00:00+00'), 0);
+COMMIT;
+SELECT 'rows in July: ' || count(*) FROM events WHERE id >= '2025-07-01 00:00+00'::timestamptz;
+\set ON_ERROR_STOP off
+UPDATE events SET payload = uuidv7_unix_ms(uuidv7_generate()) % 1000 WHERE tenant_id = 3 AND id >= '2025-07-01 00:00+00'::timestamptz;
+\echo volatile in a routed UPDATE: :LAST_ERROR_SQLSTATE
+UPDATE events SET payload = uuidv7_unix_ms(uuidv7_generate()) % 1000 WHERE id >= '2025-07-01 00:00+00'::timestamptz;
+\echo volatile in a multi-shard UPDATE: :LAST_ERROR_SQLSTATE
+SQL
+
 # the pattern the README warns against: a distribution column typed uuid7
 coord >>"$out" 2>&1 <<'SQL' || true
 SET client_min_messages = warning;
@@ -241,6 +260,10 @@ value() { sed -n "s/^$1: //p" "$out"; }
 	[ "$(value "items parameter tasks")" = 1 ] &&
 	[ "$(value "items delete tasks")" = 1 ] &&
 	[ -n "$(value "items v4")" ] &&
+	[ "$(value "created in a transaction block")" = 2 ] &&
+	[ "$(value "rows in July")" = 1 ] &&
+	[ "$(value "volatile in a routed UPDATE")" = 0A000 ] &&
+	[ "$(value "volatile in a multi-shard UPDATE")" = 0A000 ] &&
 	[ "$(value "keyed7 rows by cast")" = 1 ] &&
 	[ "$(value "keyed7 rows by uuid literal")" = 0 ] &&
 	[ "$(value "keyed7 insert of a literal")" = XX000 ]
