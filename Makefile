@@ -13,7 +13,7 @@ OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 DATA_built = sql/uuidv7--$(EXTVERSION).sql sql/uuidv7_time_ops--$(TIME_OPS_VERSION).sql
 DATA = $(filter-out $(DATA_built),$(wildcard sql/uuidv7--*.sql sql/uuidv7_time_ops--*.sql))
 
-REGRESS = generate extract bounds domain planner compat errors partition textform time_ops time_ops_brin_multi rls adversarial randomness security adopt upgrade
+REGRESS = generate extract bounds domain planner compat errors partition textform time_ops time_ops_brin_multi rls adversarial randomness security adopt doctor upgrade
 REGRESS_OPTS = --inputdir=. --load-extension=uuidv7
 
 PG_CONFIG ?= pg_config

@@ -296,6 +296,25 @@ WHERE id >= '2025-02-01 00:00:00+00'::timestamptz AND id < '2025-02-02 00:00:00+
 SELECT * FROM uuidv7_time_ops_repair();
 DROP TABLE readings;
 
+-- explicit casts both ways: a time is the smallest UUIDv7 at or after it,
+-- a uuid the time it holds (NULL if it is not version 7); never implicit or
+-- in assignment, so nothing that did not cast before changes meaning
+SELECT '2025-01-01 00:00:00+00'::timestamptz::uuid AS time_to_uuid,
+	'2025-01-01 00:00:00.0005+00'::timestamptz::uuid = uuidv7_min('2025-01-01 00:00:00.0005+00') AS as_uuidv7_min,
+	'01941f29-7c00-7abc-8def-0123456789ab'::uuid::timestamptz AS uuid_to_time,
+	'67fc5276-43ef-426d-85aa-22ba6a58dd72'::uuid::timestamptz AS v4_time,
+	CAST(CAST(timestamptz '2025-06-01 00:00:00+00' AS uuid) AS timestamptz) AS round_trip;
+SELECT castsource::regtype, casttarget::regtype, castcontext, castfunc::regproc FROM pg_cast
+WHERE (castsource, casttarget) IN (('timestamptz'::regtype, 'uuid'::regtype), ('uuid'::regtype, 'timestamptz'::regtype))
+ORDER BY 1::text;
+CREATE TEMP TABLE cast_target (u uuid, t timestamptz);
+INSERT INTO cast_target (u) VALUES (now());
+\echo :LAST_ERROR_SQLSTATE
+INSERT INTO cast_target (t) VALUES (uuidv7_generate());
+\echo :LAST_ERROR_SQLSTATE
+SELECT '1969-12-31 23:59:59+00'::timestamptz::uuid;
+\echo :LAST_ERROR_SQLSTATE
+
 -- removal leaves PostgreSQL's families exactly as they were
 DROP EXTENSION uuidv7_time_ops;
 SELECT (SELECT count(*) FROM ((TABLE core_amop EXCEPT
@@ -308,3 +327,5 @@ SELECT (SELECT count(*) FROM ((TABLE core_amop EXCEPT
 			EXCEPT TABLE core_amproc)) d) AS amproc_differences;
 SELECT count(*) AS operators_left FROM pg_operator
 WHERE (oprleft, oprright) IN (('uuid'::regtype, 'timestamptz'::regtype), ('timestamptz'::regtype, 'uuid'::regtype));
+SELECT count(*) AS casts_left FROM pg_cast
+WHERE (castsource, casttarget) IN (('timestamptz'::regtype, 'uuid'::regtype), ('uuid'::regtype, 'timestamptz'::regtype));

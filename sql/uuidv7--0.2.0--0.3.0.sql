@@ -168,13 +168,16 @@ SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
 	part record;
-	existing regclass;
 	default_partition regclass;
+	names regclass[];
+	los uuid[];
+	his uuid[];
+	n int;
+	k int := 1;
 	key_column name;
 	stored_columns text;
 	in_period text;
 	waiting boolean;
-	overlap record;
 BEGIN
 	PERFORM pg_advisory_xact_lock((x'75756964'::bigint << 32) | parent::oid::bigint);
 
@@ -192,17 +195,27 @@ BEGIN
 		WHERE a.attrelid = parent AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
 	END IF;
 
+	-- The partitions there are, read once, in order of their bounds.  The
+	-- periods come in order too, and partitions never overlap, so one walk
+	-- finds for each period the partition with its bounds, or the first one
+	-- that reaches into it: k skips those that end before the period starts.
+	SELECT array_agg(p.partition ORDER BY p.lower_bound NULLS FIRST),
+		array_agg(p.lower_bound ORDER BY p.lower_bound NULLS FIRST),
+		array_agg(p.upper_bound ORDER BY p.lower_bound NULLS FIRST)
+	INTO names, los, his
+	FROM @extschema@.uuidv7_partitions(parent) p
+	WHERE p.partition IS DISTINCT FROM default_partition;
+	n := coalesce(array_length(names, 1), 0);
+
 	FOR part IN
 		SELECT * FROM @extschema@.uuidv7_partition_ddl(parent, from_ts, upto_ts, step, zone)
 	LOOP
-		SELECT i.inhrelid::regclass INTO existing
-		FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-		WHERE i.inhparent = parent
-			AND pg_get_expr(c.relpartbound, c.oid) =
-				format('FOR VALUES FROM (%L) TO (%L)', part.lower_bound, part.upper_bound);
+		WHILE k <= n AND his[k] IS NOT NULL AND his[k] <= part.lower_bound LOOP
+			k := k + 1;
+		END LOOP;
 		moved := 0;
-		IF existing IS NOT NULL THEN
-			partition_name := existing::text;
+		IF k <= n AND los[k] = part.lower_bound AND his[k] = part.upper_bound THEN
+			partition_name := names[k]::text;
 			created := false;
 			RETURN NEXT;
 			CONTINUE;
@@ -215,24 +228,18 @@ BEGIN
 		END IF;
 
 		-- PostgreSQL would refuse an overlap too, but name only the tables
-		SELECT * INTO overlap
-		FROM @extschema@.uuidv7_partitions(parent) p
-		WHERE p.partition IS DISTINCT FROM default_partition
-			AND (p.lower_bound IS NULL OR p.lower_bound < part.upper_bound)
-			AND (p.upper_bound IS NULL OR p.upper_bound > part.lower_bound)
-		LIMIT 1;
-		IF overlap.partition IS NOT NULL THEN
+		IF k <= n AND (los[k] IS NULL OR los[k] < part.upper_bound) THEN
 			RAISE EXCEPTION 'partition % of % for the period from % to % would overlap partition %',
 				part.partition_name, parent,
 				@extschema@.uuidv7_timestamp(part.lower_bound), @extschema@.uuidv7_timestamp(part.upper_bound),
-				overlap.partition
+				names[k]
 				USING ERRCODE = 'invalid_object_definition',
-					  DETAIL = CASE WHEN overlap.period_start IS NOT NULL AND overlap.period_end IS NOT NULL
-						  THEN format('Partition %s holds the period from %s to %s.',
-									  overlap.partition, overlap.period_start, overlap.period_end)
-						  ELSE format('Partition %s has the bounds %s to %s.', overlap.partition,
-									  coalesce(overlap.lower_bound::text, 'MINVALUE'),
-									  coalesce(overlap.upper_bound::text, 'MAXVALUE'))
+					  DETAIL = CASE WHEN @extschema@.uuidv7_timestamp(los[k]) IS NOT NULL
+										 AND @extschema@.uuidv7_timestamp(his[k]) IS NOT NULL
+						  THEN format('Partition %s holds the period from %s to %s.', names[k],
+									  @extschema@.uuidv7_timestamp(los[k]), @extschema@.uuidv7_timestamp(his[k]))
+						  ELSE format('Partition %s has the bounds %s to %s.', names[k],
+									  coalesce(los[k]::text, 'MINVALUE'), coalesce(his[k]::text, 'MAXVALUE'))
 						  END;
 		END IF;
 
@@ -548,3 +555,120 @@ $procedure$;
 
 COMMENT ON PROCEDURE uuidv7_adopt_table(pg_catalog.regclass, pg_catalog.interval, pg_catalog.text, pg_catalog.int4) IS
 'turn a table keyed by UUIDv7 into a table of the same name range-partitioned on that key, without rewriting its rows: it becomes the partition of its periods, and the next ones are made';
+
+-- A health check of what the extension is used for, on what the calling
+-- role may read: each finding with how bad it is, what it is about, what is
+-- wrong and how to fix it.  Read-only.
+CREATE FUNCTION uuidv7_doctor(OUT severity pg_catalog.text, OUT object pg_catalog.text,
+							  OUT problem pg_catalog.text, OUT fix pg_catalog.text)
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	t record;
+	has_rows boolean;
+	time_ops_schema name;
+BEGIN
+	-- partitioned tables on a uuid key whose partitions end within a week
+	-- (rows after that go to the DEFAULT partition, or fail)
+	FOR t IN
+		SELECT p.parent, max(l.period_end) AS last_end,
+			(array_agg(l.period_end - l.period_start ORDER BY l.lower_bound DESC)
+				FILTER (WHERE l.period_end IS NOT NULL))[1] AS last_step,
+			coalesce(bool_or(l.upper_bound IS NULL AND l.lower_bound IS NOT NULL), false) AS open_ended
+		FROM (SELECT c.oid::regclass AS parent
+			  FROM pg_class c JOIN pg_partitioned_table pt ON pt.partrelid = c.oid
+				  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = pt.partattrs[0]
+				  JOIN pg_type ty ON ty.oid = a.atttypid
+			  WHERE pt.partstrat = 'r' AND pt.partnatts = 1
+				  AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+				  AND NOT c.relispartition
+				  AND has_table_privilege(c.oid, 'SELECT, INSERT')) p
+			LEFT JOIN LATERAL @extschema@.uuidv7_partitions(p.parent) l ON true
+		GROUP BY p.parent
+	LOOP
+		IF NOT t.open_ended AND (t.last_end IS NULL OR t.last_end < now() + interval '7 days') THEN
+			severity := 'warning';
+			object := t.parent::text;
+			IF t.last_end IS NULL THEN
+				problem := 'it has no partition with UUIDv7 bounds';
+				fix := format('SELECT * FROM uuidv7_create_partitions(%L, date_trunc(''day'', now()), now() + interval ''1 month'', ''1 day'');',
+							  t.parent::text);
+			ELSE
+				-- on from where they end, by the length of the last period
+				-- (calendar months and years, and days across a clock change,
+				-- by their names)
+				problem := format('its partitions end at %s', t.last_end);
+				fix := format('SELECT * FROM uuidv7_create_partitions(%L, %L, now() + interval ''1 month'', %L);',
+							  t.parent::text, t.last_end,
+							  CASE WHEN t.last_step BETWEEN interval '28 days' AND interval '31 days' THEN '1 month'
+								   WHEN t.last_step BETWEEN interval '89 days' AND interval '92 days' THEN '3 months'
+								   WHEN t.last_step BETWEEN interval '365 days' AND interval '366 days' THEN '1 year'
+								   WHEN t.last_step BETWEEN interval '23 hours' AND interval '25 hours' THEN '1 day'
+								   ELSE t.last_step::text END);
+			END IF;
+			RETURN NEXT;
+		END IF;
+	END LOOP;
+
+	-- DEFAULT partitions of such tables that hold rows
+	FOR t IN
+		SELECT i.inhparent::regclass AS parent, i.inhrelid::regclass AS default_partition
+		FROM pg_inherits i
+			JOIN pg_class c ON c.oid = i.inhrelid
+			JOIN pg_partitioned_table pt ON pt.partrelid = i.inhparent
+			JOIN pg_attribute a ON a.attrelid = i.inhparent AND a.attnum = pt.partattrs[0]
+			JOIN pg_type ty ON ty.oid = a.atttypid
+		WHERE pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT' AND pt.partstrat = 'r' AND pt.partnatts = 1
+			AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+			AND has_table_privilege(c.oid, 'SELECT')
+	LOOP
+		EXECUTE format('SELECT EXISTS (SELECT FROM %s)', t.default_partition) INTO has_rows;
+		IF has_rows THEN
+			severity := 'warning';
+			object := t.default_partition::text;
+			problem := 'the DEFAULT partition holds rows whose period has no partition';
+			fix := format('create their periods with uuidv7_create_partitions(%L, ...), which moves the rows in', t.parent::text);
+			RETURN NEXT;
+		END IF;
+	END LOOP;
+
+	-- uuidv7_time_ops members that pg_upgrade dropped
+	SELECT n.nspname INTO time_ops_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'uuidv7_time_ops';
+	IF time_ops_schema IS NOT NULL THEN
+		FOR t IN EXECUTE format('SELECT * FROM %I.uuidv7_time_ops_status() WHERE NOT present', time_ops_schema) LOOP
+			severity := 'error';
+			object := format('%s %s: %s', t.access_method, t.family, t.member);
+			problem := 'uuidv7_time_ops is missing from PostgreSQL''s operator family: queries by time stop using indexes and pruning';
+			fix := format('SELECT * FROM %I.uuidv7_time_ops_repair();', time_ops_schema);
+			RETURN NEXT;
+		END LOOP;
+	END IF;
+
+	-- Citus tables distributed by a column of a domain over uuid such as uuid7
+	IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+		FOR t IN EXECUTE
+			'SELECT d.logicalrelid::regclass AS tbl, a.attname, a.atttypid::regtype AS typ
+			 FROM pg_catalog.pg_dist_partition d
+				 JOIN pg_catalog.pg_attribute a ON a.attrelid = d.logicalrelid
+					 AND a.attname = pg_catalog.column_to_column_name(d.logicalrelid, d.partkey)
+				 JOIN pg_catalog.pg_type ty ON ty.oid = a.atttypid
+			 WHERE d.partkey IS NOT NULL AND ty.typbasetype = ''pg_catalog.uuid''::pg_catalog.regtype
+				 AND pg_catalog.has_table_privilege(d.logicalrelid, ''SELECT'')'
+		LOOP
+			severity := 'error';
+			object := t.tbl::text;
+			problem := format('it is distributed by column %I of type %s: Citus finds no rows by a uuid literal or parameter, and UPDATE or DELETE by one can crash the coordinator',
+							  t.attname, t.typ);
+			fix := format('distribute it by a tenant column, or make %I a plain uuid with CHECK (uuidv7_domain_check(%I)) (undistribute_table, ALTER COLUMN ... TYPE uuid, create_distributed_table)',
+						  t.attname, t.attname);
+			RETURN NEXT;
+		END LOOP;
+	END IF;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_doctor() IS
+'problems with what uuidv7 is used for, on what the calling role may read: partitions about to run out, rows waiting in DEFAULT, uuidv7_time_ops members missing, a Citus distribution column typed uuid7';

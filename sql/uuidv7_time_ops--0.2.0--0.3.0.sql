@@ -70,3 +70,31 @@ COMMENT ON OPERATOR @extschema@.> (pg_catalog.uuid, pg_catalog.timestamptz) IS '
 COMMENT ON OPERATOR @extschema@.< (pg_catalog.timestamptz, pg_catalog.uuid) IS 'earlier than or the same time as the UUIDv7, but not a time on a whole millisecond against its first UUIDv7';
 COMMENT ON OPERATOR @extschema@.<= (pg_catalog.timestamptz, pg_catalog.uuid) IS 'earlier than or the same time as the UUIDv7';
 COMMENT ON OPERATOR @extschema@.>= (pg_catalog.timestamptz, pg_catalog.uuid) IS 'later than the time of the UUIDv7, or a time on a whole millisecond against its first UUIDv7';
+
+-- casts between uuid and timestamptz, explicit only (no existing query
+-- changes meaning), for tools that need them both ways, such as Citus's
+-- create_time_partitions() and drop_old_time_partitions() on a table
+-- partitioned by a uuid key: a time becomes the smallest UUIDv7 at or after
+-- it (uuidv7_min; error 22008 outside what 48 bits of milliseconds hold), a
+-- uuid the time it holds (uuidv7_timestamp; NULL if it is not version 7)
+
+CREATE FUNCTION uuidv7_timestamptz_to_uuid(pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+AS 'MODULE_PATHNAME', 'uuidv7_min'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuidv7_timestamptz_to_uuid(pg_catalog.timestamptz) IS
+'implementation of the cast timestamptz AS uuid: the smallest UUIDv7 at or after the time';
+
+-- LEAKPROOF: it raises no error for any input
+CREATE FUNCTION uuidv7_uuid_to_timestamptz(pg_catalog.uuid) RETURNS pg_catalog.timestamptz
+AS 'MODULE_PATHNAME', 'uuidv7_timestamp'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION uuidv7_uuid_to_timestamptz(pg_catalog.uuid) IS
+'implementation of the cast uuid AS timestamptz: the time of a UUIDv7, NULL for any other UUID';
+
+CREATE CAST (pg_catalog.timestamptz AS pg_catalog.uuid) WITH FUNCTION uuidv7_timestamptz_to_uuid(pg_catalog.timestamptz);
+COMMENT ON CAST (pg_catalog.timestamptz AS pg_catalog.uuid) IS
+'the smallest UUIDv7 at or after the time (explicit only)';
+
+CREATE CAST (pg_catalog.uuid AS pg_catalog.timestamptz) WITH FUNCTION uuidv7_uuid_to_timestamptz(pg_catalog.uuid);
+COMMENT ON CAST (pg_catalog.uuid AS pg_catalog.timestamptz) IS
+'the time of a UUIDv7, NULL for any other UUID (explicit only)';

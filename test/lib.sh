@@ -312,12 +312,14 @@ app_digests() { # app_digests HOST PORT DB
 			SELECT c.oid FROM pg_class c WHERE c.relname = 'orders_p' || to_char(created_at AT TIME ZONE 'UTC', 'YYYY_MM')))
 		FROM orders;"
 }
-# what must still work: the time operators' families complete, a default, the DDL
-app_works() { # app_works DB: prints "0 t 2" when it all works
+# what must still work: the time operators' families complete, a default, the
+# DDL, the casts between uuid and timestamptz
+app_works() { # app_works DB: prints "0 t 2 t" when it all works
 	"$PG_BINDIR/psql" -X -q -At -d "$1" -v ON_ERROR_STOP=1 <<<"
 		SELECT count(*) FROM uuidv7_time_ops_status() WHERE NOT present;
 		INSERT INTO events (kind) VALUES ('later') RETURNING uuidv7_timestamp(id) > now() - interval '1 minute';
-		SELECT count(*) FROM uuidv7_partition_ddl('orders', '2025-07-01', '2025-09-01', '1 month', 'UTC');" | tr '\n' ' ' | sed 's/ $//'
+		SELECT count(*) FROM uuidv7_partition_ddl('orders', '2025-07-01', '2025-09-01', '1 month', 'UTC');
+		SELECT '2025-07-01 00:00+00'::timestamptz::uuid::timestamptz = '2025-07-01 00:00+00';" | tr '\n' ' ' | sed 's/ $//'
 }
 
 # create_bench_ms: in the database of PGDATABASE, bench_ms(statement), the

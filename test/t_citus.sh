@@ -22,6 +22,9 @@
 #   a version 4 id is refused (23514);
 # - partitions made inside a transaction block; a volatile call such as
 #   uuidv7_generate() in an UPDATE is refused by Citus (0A000), routed or not;
+# - Citus's create_time_partitions and drop_old_time_partitions manage a
+#   tenant-distributed table keyed by plain uuid through the casts of
+#   uuidv7_time_ops, and refuse a uuid7 column;
 # - what Citus does with a distribution column typed uuid7 (the README warns
 #   against it): a lookup by a uuid literal finds nothing and an INSERT of a
 #   literal fails with XX000.  UPDATE and DELETE by a literal crash the
@@ -219,6 +222,35 @@ UPDATE events SET payload = uuidv7_unix_ms(uuidv7_generate()) % 1000 WHERE id >=
 \echo volatile in a multi-shard UPDATE: :LAST_ERROR_SQLSTATE
 SQL
 
+# Citus's own partition management through the casts of uuidv7_time_ops,
+# on a tenant-distributed table keyed by plain uuid with the CHECK; a uuid7
+# column it refuses
+coord >>"$out" 2>&1 <<'SQL' || true
+SET client_min_messages = warning;
+SET TimeZone = 'UTC';
+CREATE TABLE visits (
+	tenant_id int NOT NULL,
+	id uuid NOT NULL DEFAULT uuidv7_generate() CHECK (uuidv7_domain_check(id)),
+	PRIMARY KEY (tenant_id, id)
+) PARTITION BY RANGE (id);
+SELECT create_distributed_table('visits', 'tenant_id') IS NULL AS visits_distributed \gset
+SELECT 'citus create_time_partitions: ' || create_time_partitions('visits', '1 month',
+	date_trunc('month', now()) + interval '3 months', date_trunc('month', now()) - interval '3 months');
+SELECT 'citus partitions: ' || count(*) || ' on month starts ' || bool_and(period_start = date_trunc('month', period_start)
+	AND period_end = period_start + interval '1 month') FROM uuidv7_partitions('visits');
+INSERT INTO visits (tenant_id) SELECT g FROM generate_series(1, 10) g;
+INSERT INTO visits (tenant_id, id) VALUES (1, uuidv7_generate_at(now() - interval '2 months'));
+CALL drop_old_time_partitions('visits', date_trunc('month', now()) - interval '1 month');
+SELECT 'citus partitions after drop_old_time_partitions: ' || count(*) || ', first ' ||
+	to_char(min(period_start), 'YYYY-MM') FROM uuidv7_partitions('visits');
+SELECT 'visits rows: ' || count(*) FROM visits;
+CREATE TABLE visits7 (tenant_id int NOT NULL, id uuid7 NOT NULL, PRIMARY KEY (tenant_id, id)) PARTITION BY RANGE (id);
+SELECT create_distributed_table('visits7', 'tenant_id') IS NULL AS visits7_distributed \gset
+\set ON_ERROR_STOP off
+SELECT create_time_partitions('visits7', '1 month', now() + interval '1 month');
+\echo citus create_time_partitions on uuid7: :LAST_ERROR_SQLSTATE
+SQL
+
 # the pattern the README warns against: a distribution column typed uuid7
 coord >>"$out" 2>&1 <<'SQL' || true
 SET client_min_messages = warning;
@@ -264,6 +296,13 @@ value() { sed -n "s/^$1: //p" "$out"; }
 	[ "$(value "rows in July")" = 1 ] &&
 	[ "$(value "volatile in a routed UPDATE")" = 0A000 ] &&
 	[ "$(value "volatile in a multi-shard UPDATE")" = 0A000 ] &&
+	[ "$(value "citus create_time_partitions")" = t ] &&
+	[ "$(value "citus partitions")" = "7 on month starts true" ] &&
+	[ "$(value "citus partitions after drop_old_time_partitions")" = \
+		"5, first $(date -u -d "$(date -u +%Y-%m-01) -1 month" +%Y-%m)" ] &&
+	[ "$(value "visits rows")" = 10 ] &&
+	[ -n "$(value "citus create_time_partitions on uuid7")" ] &&
+	[ "$(value "citus create_time_partitions on uuid7")" != 0 ] &&
 	[ "$(value "keyed7 rows by cast")" = 1 ] &&
 	[ "$(value "keyed7 rows by uuid literal")" = 0 ] &&
 	[ "$(value "keyed7 insert of a literal")" = XX000 ]

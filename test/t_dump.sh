@@ -30,7 +30,7 @@ for db in from_custom from_plain; do
 	app_digests "$PGHOST" "$PGPORT" "$db" >"$work/$db-data.txt"
 	works=$(app_works "$db")
 	if diff -q "$work/source-schema.sql" "$work/$db-schema.sql" >/dev/null &&
-		diff -q "$work/source-data.txt" "$work/$db-data.txt" >/dev/null && [ "$works" = "0 t 2" ]; then
+		diff -q "$work/source-data.txt" "$work/$db-data.txt" >/dev/null && [ "$works" = "0 t 2 t" ]; then
 		echo "$db: identical schema, identical data ($(head -n 1 "$work/$db-data.txt")...), working"
 	else
 		echo "$db: differs"

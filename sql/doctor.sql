@@ -1,0 +1,47 @@
+-- uuidv7_doctor(): each problem it knows, present and then fixed
+SET TimeZone = 'UTC';
+SET DateStyle = 'ISO';
+SET client_min_messages = warning;
+
+-- nothing to report yet
+SELECT * FROM uuidv7_doctor();
+
+-- partitions that ran out in the past, a DEFAULT partition holding rows, and
+-- a healthy table beside them; a table partitioned on something else is
+-- none of its business
+CREATE TABLE stale (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('stale', '2025-01-01', '2025-03-01', '1 month', 'UTC');
+CREATE TABLE stale_default PARTITION OF stale DEFAULT;
+INSERT INTO stale VALUES (uuidv7_generate());
+CREATE TABLE healthy (id uuid PRIMARY KEY CHECK (uuidv7_domain_check(id))) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('healthy', now() - interval '1 day', now() + interval '30 days', '1 day', 'UTC');
+CREATE TABLE healthy_default PARTITION OF healthy DEFAULT;
+CREATE TABLE open_ended (id uuid PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE open_ended_all PARTITION OF open_ended FOR VALUES FROM (uuidv7_min('2025-01-01 00:00+00')) TO (MAXVALUE);
+CREATE TABLE empty_parent (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE by_time (t timestamptz) PARTITION BY RANGE (t);
+SELECT * FROM uuidv7_doctor() ORDER BY object;
+
+-- what a role may not read is not looked at
+CREATE ROLE regress_doctor_reader;
+GRANT SELECT, INSERT ON stale TO regress_doctor_reader;
+SET ROLE regress_doctor_reader;
+SELECT severity, object FROM uuidv7_doctor() ORDER BY object;
+RESET ROLE;
+DROP OWNED BY regress_doctor_reader;
+DROP ROLE regress_doctor_reader;
+
+-- fixed as it says: the months from where they ended are made and the row
+-- waiting in the DEFAULT partition moves in
+SELECT sum(moved) AS moved FROM uuidv7_create_partitions('public.stale', '2025-03-01 00:00:00+00', now() + interval '1 month', '1 month');
+SELECT count(*) > 0 AS created FROM uuidv7_create_partitions('public.empty_parent', date_trunc('day', now()), now() + interval '1 month', '1 day');
+SELECT * FROM uuidv7_doctor() ORDER BY object;
+
+-- uuidv7_time_ops members that pg_upgrade would drop
+CREATE EXTENSION uuidv7_time_ops;
+ALTER OPERATOR FAMILY uuid_ops USING btree DROP OPERATOR 4 (uuid, timestamptz);
+SELECT severity, object, fix FROM uuidv7_doctor();
+SELECT count(*) AS repaired FROM uuidv7_time_ops_repair();
+SELECT count(*) AS findings FROM uuidv7_doctor();
+DROP EXTENSION uuidv7_time_ops;
+DROP TABLE stale, healthy, open_ended, empty_parent, by_time;
