@@ -209,6 +209,8 @@ for days in $PARTITIONS; do
 	ts_ins=$(best_of "${rates[insert simple timestamptz]}")
 	uu_ins=$(best_of "${rates[insert simple uuid]}")
 	md+=("| insert one row | simple, routed through the parent | $(printf '%.0f' "$ts_ins") | $(printf '%.0f' "$uu_ins"), $(ratio "$uu_ins" "$ts_ins") (uuidv7_generate_at) | |" "")
+	# (each size's table as soon as it is done)
+	printf '%s\n' "${md[@]}" >"$OUT/partitions.partial.md"
 	unset rates shapes
 done
 
