@@ -248,7 +248,7 @@ BEGIN
 		waiting := false;
 		IF default_partition IS NOT NULL THEN
 			in_period := format('%I >= %L AND %I < %L', key_column, part.lower_bound, key_column, part.upper_bound);
-			EXECUTE format('SELECT EXISTS (SELECT FROM %s WHERE %s)', default_partition, in_period) INTO waiting;
+			EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s WHERE %s)', default_partition, in_period) INTO waiting;
 		END IF;
 		IF NOT waiting THEN
 			EXECUTE part.ddl;
@@ -624,7 +624,7 @@ BEGIN
 			AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
 			AND has_table_privilege(c.oid, 'SELECT')
 	LOOP
-		EXECUTE format('SELECT EXISTS (SELECT FROM %s)', t.default_partition) INTO has_rows;
+		EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s)', t.default_partition) INTO has_rows;
 		IF has_rows THEN
 			severity := 'warning';
 			object := t.default_partition::text;

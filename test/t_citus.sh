@@ -14,9 +14,10 @@
 #   before and after distribution are distributed; rows inserted one by one
 #   and by INSERT ... SELECT are all there, ids unique, counts per period as
 #   inserted; a tenant's time range, in the uuidv7_min form and with the time
-#   operators, is one task scanning one partition; uuidv7_partitions and
-#   uuidv7_drop_partitions work on it; a multi-shard time-range aggregate
-#   gives the single-node answer;
+#   operators, is one task scanning one partition; uuidv7_partitions,
+#   uuidv7_drop_partitions and the rescue of rows from a DEFAULT partition
+#   work on it; a multi-shard time-range aggregate gives the single-node
+#   answer;
 # - a table distributed by its key, a plain uuid with the v7 CHECK: lookups,
 #   updates and deletes by literal and by parameter are one task and correct,
 #   a version 4 id is refused (23514);
@@ -223,6 +224,19 @@ UPDATE events SET payload = uuidv7_unix_ms(uuidv7_generate()) % 1000 WHERE id >=
 \echo volatile in a multi-shard UPDATE: :LAST_ERROR_SQLSTATE
 SQL
 
+# the DEFAULT rescue on a distributed table
+coord >>"$out" 2>&1 <<'SQL' || true
+SET client_min_messages = warning;
+CREATE TABLE events_default PARTITION OF events DEFAULT;
+INSERT INTO events (tenant_id, id, payload) SELECT t, uuidv7_generate_at('2025-09-10 00:00+00'), 9 FROM generate_series(1, 20) t;
+\set ON_ERROR_STOP off
+SELECT 'rescue: ' || string_agg(partition_name || ' moved ' || moved, ', ') FROM uuidv7_create_partitions('events', '2025-09-01', '2025-10-01', '1 month', 'UTC');
+\echo rescue error: :LAST_ERROR_SQLSTATE
+SELECT 'rescued rows: ' || count(*) FROM events WHERE id >= '2025-09-01 00:00+00'::timestamptz AND id < '2025-10-01 00:00+00'::timestamptz;
+SELECT 'left in default: ' || count(*) FROM events_default;
+SELECT 'rescued partition distributed: ' || count(*) FROM pg_dist_partition WHERE logicalrelid = 'events_p2025_09'::regclass;
+SQL
+
 # Citus's own partition management through the casts of uuidv7_time_ops,
 # on a tenant-distributed table keyed by plain uuid with the CHECK; a uuid7
 # column it refuses
@@ -299,6 +313,10 @@ value() { sed -n "s/^$1: //p" "$out"; }
 	[ "$(value "rows in July")" = 1 ] &&
 	[ "$(value "volatile in a routed UPDATE")" = 0A000 ] &&
 	[ "$(value "volatile in a multi-shard UPDATE")" = 0A000 ] &&
+	[ "$(value rescue)" = "public.events_p2025_09 moved 20" ] &&
+	[ "$(value "rescued rows")" = 20 ] &&
+	[ "$(value "left in default")" = 0 ] &&
+	[ "$(value "rescued partition distributed")" = 1 ] &&
 	[ "$(value "citus create_time_partitions")" = true ] &&
 	[ "$(value "citus partitions")" = "6 on month starts true" ] &&
 	[ "$(value "citus partitions after drop_old_time_partitions")" = "4, first last month true" ] &&
