@@ -193,9 +193,15 @@ EXECUTE item('01941f29-7c00-7abc-8def-0123456789ab') \gset
 \echo items parameter lookup: :found
 UPDATE items SET n = 2 WHERE id = '01941f29-7c00-7abc-8def-0123456789ab';
 SELECT 'items update: ' || n FROM items WHERE id = '01941f29-7c00-7abc-8def-0123456789ab';
+PREPARE upd(uuid, int) AS UPDATE items SET n = $2 WHERE id = $1;
+EXECUTE upd('01941f29-7c00-7abc-8def-0123456789ab', 3);
+SELECT 'items update by parameter: ' || n FROM items WHERE id = '01941f29-7c00-7abc-8def-0123456789ab';
 PREPARE del(uuid) AS DELETE FROM items WHERE id = $1;
 EXECUTE del('01941f29-7c00-7abc-8def-0123456789ab');
 SELECT 'items delete: ' || count(*) FROM items WHERE id = '01941f29-7c00-7abc-8def-0123456789ab';
+INSERT INTO items (id, n) VALUES ('01941f29-7c00-7abc-8def-0123456789ac', 4);
+DELETE FROM items WHERE id = '01941f29-7c00-7abc-8def-0123456789ac';
+SELECT 'items delete by literal: ' || count(*) FROM items WHERE id = '01941f29-7c00-7abc-8def-0123456789ac';
 SELECT 'items rows: ' || count(*) FROM items;
 SQL
 plan=$(coord -c "EXPLAIN (COSTS OFF) SELECT * FROM items WHERE id = '01941f29-7c00-7abc-8def-0123456789ab'")
@@ -303,7 +309,9 @@ value() { sed -n "s/^$1: //p" "$out"; }
 	[ "$(value "items literal lookup")" = 1 ] &&
 	[ "$(value "items parameter lookup")" = 1 ] &&
 	[ "$(value "items update")" = 2 ] &&
+	[ "$(value "items update by parameter")" = 3 ] &&
 	[ "$(value "items delete")" = 0 ] &&
+	[ "$(value "items delete by literal")" = 0 ] &&
 	[ "$(value "items rows")" = 1000 ] &&
 	[ "$(value "items lookup tasks")" = 1 ] &&
 	[ "$(value "items parameter tasks")" = 1 ] &&
