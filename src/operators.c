@@ -50,24 +50,76 @@
 	((int64) UUIDV7_MAX_UNIX_MS * UUIDV7_US_PER_MS - UUIDV7_UNIX_TO_PG_EPOCH_US)
 
 /*
+ * Where an instant stands among UUIDs: above every one (past the last
+ * millisecond 48 bits hold), or at "bound", the smallest UUIDv7 at or after
+ * it (of 1970's first millisecond for earlier instants), and equal to that
+ * UUID when the instant falls on a whole millisecond a UUIDv7 holds.
+ */
+typedef struct InstantPlace
+{
+	TimestampTz ts;
+	bool		above_all;
+	bool		on_bound;
+	pg_uuid_t	bound;
+} InstantPlace;
+
+static void
+place_instant(InstantPlace *place, TimestampTz ts)
+{
+	place->ts = ts;
+	place->above_all = ts > UUIDV7_LAST_MS_TIMESTAMPTZ;
+	place->on_bound = ts >= UUIDV7_MIN_TIMESTAMPTZ && ts % UUIDV7_US_PER_MS == 0;
+	if (!place->above_all)
+		uuidv7_set_min_bound(&place->bound, Max(ts, UUIDV7_MIN_TIMESTAMPTZ));
+}
+
+/*
+ * The instant's place, kept in the call's fn_extra: a comparison in a scan's
+ * filter, an index search or partition pruning meets the same instant row
+ * after row, and placing it costs more than the comparison itself.
+ */
+static const InstantPlace *
+instant_place(FunctionCallInfo fcinfo, TimestampTz ts, InstantPlace *local)
+{
+	FmgrInfo   *flinfo = fcinfo->flinfo;
+	InstantPlace *place;
+
+	if (flinfo == NULL)
+	{
+		place_instant(local, ts);
+		return local;
+	}
+	place = (InstantPlace *) flinfo->fn_extra;
+	if (place == NULL)
+	{
+		place = MemoryContextAlloc(flinfo->fn_mcxt, sizeof(InstantPlace));
+		place_instant(place, ts);
+		flinfo->fn_extra = place;
+	}
+	else if (place->ts != ts)
+		place_instant(place, ts);
+	return place;
+}
+
+/*
  * -1 if the UUID sorts below the instant's place, +1 if above, 0 if the
  * instant falls on a whole millisecond a UUIDv7 holds and the UUID is that
  * millisecond's smallest (only when aligned_equal: 0.2.0 had no equality).
  */
 static int
-cmp_uuid_instant(const pg_uuid_t *uuid, TimestampTz ts, bool aligned_equal)
+cmp_uuid_instant(FunctionCallInfo fcinfo, const pg_uuid_t *uuid, TimestampTz ts,
+				 bool aligned_equal)
 {
-	pg_uuid_t	bound;
+	InstantPlace local;
+	const InstantPlace *place = instant_place(fcinfo, ts, &local);
 	int			cmp;
 
-	if (ts > UUIDV7_LAST_MS_TIMESTAMPTZ)
+	if (place->above_all)
 		return -1;
-	uuidv7_set_min_bound(&bound, Max(ts, UUIDV7_MIN_TIMESTAMPTZ));
-	cmp = memcmp(uuid->data, bound.data, UUID_LEN);
+	cmp = memcmp(uuid->data, place->bound.data, UUID_LEN);
 	if (cmp < 0)
 		return -1;
-	if (cmp == 0 && aligned_equal &&
-		ts >= UUIDV7_MIN_TIMESTAMPTZ && ts % UUIDV7_US_PER_MS == 0)
+	if (cmp == 0 && aligned_equal && place->on_bound)
 		return 0;
 	return 1;
 }
@@ -77,7 +129,7 @@ PG_FUNCTION_INFO_V1(uuidv7_cmp_timestamptz_0_3);
 Datum
 uuidv7_cmp_timestamptz_0_3(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT32(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true));
+	PG_RETURN_INT32(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true));
 }
 
 /* btree comparison support (timestamptz, uuid) */
@@ -85,7 +137,7 @@ PG_FUNCTION_INFO_V1(timestamptz_cmp_uuidv7_0_3);
 Datum
 timestamptz_cmp_uuidv7_0_3(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT32(-cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true));
+	PG_RETURN_INT32(-cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true));
 }
 
 /* uuid < timestamptz */
@@ -93,7 +145,7 @@ PG_FUNCTION_INFO_V1(uuidv7_lt_timestamptz);
 Datum
 uuidv7_lt_timestamptz(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) < 0);
+	PG_RETURN_BOOL(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) < 0);
 }
 
 /* uuid <= timestamptz */
@@ -101,7 +153,7 @@ PG_FUNCTION_INFO_V1(uuidv7_le_timestamptz);
 Datum
 uuidv7_le_timestamptz(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) <= 0);
+	PG_RETURN_BOOL(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) <= 0);
 }
 
 /* uuid >= timestamptz */
@@ -109,7 +161,7 @@ PG_FUNCTION_INFO_V1(uuidv7_ge_timestamptz);
 Datum
 uuidv7_ge_timestamptz(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) >= 0);
+	PG_RETURN_BOOL(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) >= 0);
 }
 
 /* uuid > timestamptz */
@@ -117,7 +169,7 @@ PG_FUNCTION_INFO_V1(uuidv7_gt_timestamptz);
 Datum
 uuidv7_gt_timestamptz(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) > 0);
+	PG_RETURN_BOOL(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) > 0);
 }
 
 /* timestamptz < uuid */
@@ -125,7 +177,7 @@ PG_FUNCTION_INFO_V1(timestamptz_lt_uuidv7_0_3);
 Datum
 timestamptz_lt_uuidv7_0_3(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) > 0);
+	PG_RETURN_BOOL(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) > 0);
 }
 
 /* timestamptz <= uuid */
@@ -133,7 +185,7 @@ PG_FUNCTION_INFO_V1(timestamptz_le_uuidv7);
 Datum
 timestamptz_le_uuidv7(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) >= 0);
+	PG_RETURN_BOOL(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) >= 0);
 }
 
 /* timestamptz >= uuid */
@@ -141,7 +193,7 @@ PG_FUNCTION_INFO_V1(timestamptz_ge_uuidv7);
 Datum
 timestamptz_ge_uuidv7(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) <= 0);
+	PG_RETURN_BOOL(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) <= 0);
 }
 
 /* timestamptz > uuid */
@@ -149,7 +201,7 @@ PG_FUNCTION_INFO_V1(timestamptz_gt_uuidv7);
 Datum
 timestamptz_gt_uuidv7(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) < 0);
+	PG_RETURN_BOOL(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) < 0);
 }
 
 /*
@@ -163,14 +215,14 @@ PG_FUNCTION_INFO_V1(uuidv7_cmp_timestamptz);
 Datum
 uuidv7_cmp_timestamptz(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT32(cmp_uuid_instant(PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), false));
+	PG_RETURN_INT32(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), false));
 }
 
 PG_FUNCTION_INFO_V1(timestamptz_cmp_uuidv7);
 Datum
 timestamptz_cmp_uuidv7(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT32(-cmp_uuid_instant(PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), false));
+	PG_RETURN_INT32(-cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), false));
 }
 
 PG_FUNCTION_INFO_V1(timestamptz_lt_uuidv7);
