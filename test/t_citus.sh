@@ -2,9 +2,9 @@
 # test/t_citus.sh: uuidv7 on a Citus cluster, a coordinator and two workers
 # (a third joins later), each a throwaway cluster on its own socket.
 #
-# Citus 13.2.2 is built once from the vendored source (../shared/vendor, or
-# CITUS_TARBALL), staged into /var/cache/uuidv7 and copied into the server's
-# directories.  It supports PostgreSQL 15 to 17: on other majors the test is
+# Citus 13.2.2 is built once from the vendored source (test/vendor, checked
+# by its sha256; CITUS_TARBALL names another copy), staged into
+# /var/cache/uuidv7 and copied into the server's directories.  It supports PostgreSQL 15 to 17: on other majors the test is
 # skipped (77).  Checked:
 #
 # - CREATE, ALTER EXTENSION ... UPDATE and DROP of uuidv7 on the coordinator
@@ -36,13 +36,14 @@ set -euo pipefail
 find_pg_config
 
 CITUS_VERSION=13.2.2
-CITUS_TARBALL=${CITUS_TARBALL:-$TOP/../shared/vendor/citus-$CITUS_VERSION.tar.gz}
+CITUS_TARBALL=${CITUS_TARBALL:-$TOP/test/vendor/citus-$CITUS_VERSION.tar.gz}
+CITUS_SHA256=dd2453caec20a830e5e63f1def5c5a98cb6f57ae510407cdcd800916fcdab430
 if [ "$PG_MAJOR" -lt 15 ] || [ "$PG_MAJOR" -gt 17 ]; then
 	echo "Citus $CITUS_VERSION supports PostgreSQL 15 to 17: skipped on $PG_MAJOR"
 	exit 77
 fi
-if [ ! -f "$CITUS_TARBALL" ]; then
-	echo "no Citus source at $CITUS_TARBALL" >&2
+if [ "$(sha256sum <"$CITUS_TARBALL" | cut -d' ' -f1)" != "$CITUS_SHA256" ]; then
+	echo "$CITUS_TARBALL is not Citus $CITUS_VERSION's source (sha256 differs)" >&2
 	exit 1
 fi
 
@@ -63,7 +64,7 @@ install_citus() {
 		tar -xzf "$CITUS_TARBALL" -C "$work/citus"
 		src=$work/citus/citus-$CITUS_VERSION
 		# 15.20's headers declare have_createdb_privilege(), which Citus
-		# copies as a static function for 15 (see ../shared/vendor/README.md)
+		# copies as a static function for 15 (see test/vendor/README.md)
 		sed -i 's/^have_createdb_privilege(void)$/citus_compat_have_createdb_privilege(void)/' \
 			"$src/src/include/pg_version_compat.h"
 		(cd "$src" && ./configure --without-libcurl PG_CONFIG="$PG_CONFIG" >"$work/configure.log" 2>&1 &&

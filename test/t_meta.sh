@@ -4,7 +4,8 @@
 # describes both extensions as their control files do (each one's install
 # script, version, docfile); "make dist" makes the zip PGXN takes, with
 # META.json at the top of a directory named for the version and every file
-# the build needs.  The zip is made in a clone, from what is committed.
+# the build needs, and nothing of test/vendor/.  The zip is made in a clone,
+# from what is committed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
@@ -79,6 +80,9 @@ with zipfile.ZipFile(zip_path) as z:
     for n in need:
         if prefix + n not in names:
             problems.append(f"the zip lacks {n}")
+    # test-only sources of other licences stay out of the distribution
+    if any(n.startswith(prefix + "test/vendor/") for n in names):
+        problems.append("the zip holds test/vendor/")
     print(f"{zip_path.name}: {len(names)} entries, META.json {meta['version']}, provides {', '.join(sorted(provides))}")
 
 for p in problems:
