@@ -12,6 +12,9 @@
 #   uuidv7_min    id >= uuidv7_min(to_timestamp(a)) AND id < uuidv7_min(to_timestamp(b))
 #   time ops      id >= to_timestamp(a) AND id < to_timestamp(b)  (uuidv7_time_ops)
 #
+# and, under the simple protocol, the timestamptz form once more, whose
+# ratio to the first shows how far two runs of the same thing differ.
+#
 # to_timestamp(float8) is IMMUTABLE, so these fold to constants and prune at
 # plan time.  The "expression" forms take their bounds from a STABLE
 # expression instead, date_trunc('hour', to_timestamp(a)) (it depends on the
@@ -26,7 +29,8 @@
 # rate).  The partitions each form scans come from EXPLAIN of one range.
 # Prints Markdown tables and writes them to test/bench/out/partitions.md.
 #
-# Sizes: PARTITIONS ("100 1000 5000"), BENCH_SECONDS (5), ROUNDS (3); the server
+# Sizes: PARTITIONS ("100 1000 5000"), BENCH_SECONDS (5), ROUNDS (3),
+# PROTOCOLS ("simple expression generic": any of them); the server
 # of PG_CONFIG (default: the newest installed).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -35,6 +39,7 @@ find_pg_config
 PARTITIONS=${PARTITIONS:-100 1000 5000}
 SECONDS_EACH=${BENCH_SECONDS:-5}
 ROUNDS=${ROUNDS:-3}
+PROTOCOLS=${PROTOCOLS:-simple expression generic}
 OUT=$TOP/test/bench/out
 mkdir -p "$OUT"
 work=$(mktemp -d /tmp/uuidv7-bench-part.XXXXXX)
@@ -53,7 +58,7 @@ BASE=1704067200 # 2024-01-01 00:00:00 UTC
 # the WHERE clause of each form, over the bounds A and B (SQL expressions)
 where() { # where FORM A B
 	case $1 in
-		timestamptz) echo "ts >= to_timestamp($2) AND ts < to_timestamp($3)" ;;
+		timestamptz | timestamptz_again) echo "ts >= to_timestamp($2) AND ts < to_timestamp($3)" ;;
 		uuidv7_min) echo "id >= uuidv7_min(to_timestamp($2)) AND id < uuidv7_min(to_timestamp($3))" ;;
 		time_ops) echo "id >= to_timestamp($2) AND id < to_timestamp($3)" ;;
 		timestamptz_expr) echo "ts >= date_trunc('hour', to_timestamp($2)) AND ts < date_trunc('hour', to_timestamp($3))" ;;
@@ -133,9 +138,11 @@ for days in $PARTITIONS; do
 	# the scripts
 	configs=()
 	for range in hour day month; do
-		for protocol in simple expression generic; do
+		for protocol in $PROTOCOLS; do
 			forms=(timestamptz uuidv7_min time_ops)
 			[ "$protocol" = expression ] && forms=(timestamptz_expr uuidv7_min_expr time_ops_expr)
+			# the same query again: how far two runs of one thing differ
+			[ "$protocol" = simple ] && forms+=(timestamptz_again)
 			for form in "${forms[@]}"; do
 				f="$work/$range-$protocol-$form.sql"
 				{
@@ -182,10 +189,10 @@ for days in $PARTITIONS; do
 	run_rounds "${inserts[@]}"
 
 	md+=("### $days daily partitions ($((days * 144)) rows)" ""
-		"| range | protocol | timestamptz: queries/s [partitions scanned] | uuidv7_min: queries/s, ratio [scanned] | time operators: queries/s, ratio [scanned] |"
-		"|---|---|---|---|---|")
+		"| range | protocol | timestamptz: queries/s [partitions scanned] | uuidv7_min: queries/s, ratio [scanned] | time operators: queries/s, ratio [scanned] | timestamptz again (noise) |"
+		"|---|---|---|---|---|---|")
 	for range in hour day month; do
-		for protocol in simple expression generic; do
+		for protocol in $PROTOCOLS; do
 			forms=(timestamptz uuidv7_min time_ops)
 			label="simple, constant bounds (plan-time pruning)"
 			[ "$protocol" = expression ] && forms=(timestamptz_expr uuidv7_min_expr time_ops_expr) &&
@@ -203,12 +210,18 @@ for days in $PARTITIONS; do
 					row+=" | $(printf '%.0f' "$r"), $(ratio "$r" "$base_rate") [$s]"
 				fi
 			done
+			if [ "$protocol" = simple ]; then
+				r=$(best_of "${rates[$range simple timestamptz_again]}")
+				row+=" | $(printf '%.0f' "$r"), $(ratio "$r" "$base_rate")"
+			else
+				row+=" |"
+			fi
 			md+=("$row |")
 		done
 	done
 	ts_ins=$(best_of "${rates[insert simple timestamptz]}")
 	uu_ins=$(best_of "${rates[insert simple uuid]}")
-	md+=("| insert one row | simple, routed through the parent | $(printf '%.0f' "$ts_ins") | $(printf '%.0f' "$uu_ins"), $(ratio "$uu_ins" "$ts_ins") (uuidv7_generate_at) | |" "")
+	md+=("| insert one row | simple, routed through the parent | $(printf '%.0f' "$ts_ins") | $(printf '%.0f' "$uu_ins"), $(ratio "$uu_ins" "$ts_ins") (uuidv7_generate_at) | | |" "")
 	# (each size's table as soon as it is done)
 	printf '%s\n' "${md[@]}" >"$OUT/partitions.partial.md"
 	unset rates shapes
