@@ -24,7 +24,7 @@
 # shows "Subplans Removed").  Last, one-row inserts at a random time, routed
 # through each parent.
 #
-# Every configuration runs SECONDS seconds in each of ROUNDS interleaved
+# Every configuration runs BENCH_SECONDS seconds in each of ROUNDS interleaved
 # rounds and the best rate counts (noise on a shared machine only lowers a
 # rate).  The partitions each form scans come from EXPLAIN of one range.
 # Prints Markdown tables and writes them to test/bench/out/partitions.md.
