@@ -5,7 +5,7 @@ SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 \set SHOW_CONTEXT never
 
-CREATE ROLE regress_adopt_reader;
+CREATE ROLE "regress_adopt Reader";
 CREATE SCHEMA "Shop Data";
 CREATE TABLE "Shop Data"."Live Orders" (
 	id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(),
@@ -16,11 +16,11 @@ CREATE TABLE "Shop Data"."Live Orders" (
 CREATE INDEX ON "Shop Data"."Live Orders" (customer);
 COMMENT ON TABLE "Shop Data"."Live Orders" IS 'orders, live';
 COMMENT ON COLUMN "Shop Data"."Live Orders".customer IS 'who ordered';
-GRANT USAGE ON SCHEMA "Shop Data" TO regress_adopt_reader;
-GRANT SELECT ON "Shop Data"."Live Orders" TO regress_adopt_reader;
-GRANT UPDATE (total) ON "Shop Data"."Live Orders" TO regress_adopt_reader;
+GRANT USAGE ON SCHEMA "Shop Data" TO "regress_adopt Reader";
+GRANT SELECT ON "Shop Data"."Live Orders" TO "regress_adopt Reader";
+GRANT UPDATE (total) ON "Shop Data"."Live Orders" TO "regress_adopt Reader";
 ALTER TABLE "Shop Data"."Live Orders" ENABLE ROW LEVEL SECURITY;
-CREATE POLICY "small customers" ON "Shop Data"."Live Orders" FOR SELECT TO regress_adopt_reader USING (customer < 50);
+CREATE POLICY "small customers" ON "Shop Data"."Live Orders" FOR SELECT TO "regress_adopt Reader" USING (customer < 50);
 -- three months of rows up to now
 INSERT INTO "Shop Data"."Live Orders" (id, customer, total)
 SELECT uuidv7_generate_at(now() - g * interval '43 minutes'), g % 100, g FROM generate_series(0, 3000) g;
@@ -56,9 +56,9 @@ SELECT indexrelid::regclass AS parent_index, indisprimary FROM pg_index
 WHERE indrelid = '"Shop Data"."Live Orders"'::regclass ORDER BY 1::text;
 SELECT obj_description('"Shop Data"."Live Orders"'::regclass, 'pg_class') AS comment,
 	col_description('"Shop Data"."Live Orders"'::regclass, 2) AS customer_comment;
-SELECT has_table_privilege('regress_adopt_reader', '"Shop Data"."Live Orders"', 'SELECT') AS can_select,
-	has_column_privilege('regress_adopt_reader', '"Shop Data"."Live Orders"', 'total', 'UPDATE') AS can_update_total,
-	has_column_privilege('regress_adopt_reader', '"Shop Data"."Live Orders"', 'customer', 'UPDATE') AS can_update_customer;
+SELECT has_table_privilege('regress_adopt Reader', '"Shop Data"."Live Orders"', 'SELECT') AS can_select,
+	has_column_privilege('regress_adopt Reader', '"Shop Data"."Live Orders"', 'total', 'UPDATE') AS can_update_total,
+	has_column_privilege('regress_adopt Reader', '"Shop Data"."Live Orders"', 'customer', 'UPDATE') AS can_update_customer;
 SELECT relrowsecurity FROM pg_class WHERE oid = '"Shop Data"."Live Orders"'::regclass;
 SELECT polname, pg_get_expr(polqual, polrelid) FROM pg_policy WHERE polrelid = '"Shop Data"."Live Orders"'::regclass;
 -- inserts through the old name keep working, into this month's partition,
@@ -77,7 +77,7 @@ VALUES (uuidv7_generate_at(date_trunc('month', now()) + interval '1 month 1 day'
 RETURNING tableoid::regclass = (SELECT partition FROM uuidv7_partitions('"Shop Data"."Live Orders"')
 								WHERE period_start = date_trunc('month', now()) + interval '1 month') AS next_month;
 -- the policy applies through the parent
-SET ROLE regress_adopt_reader;
+SET ROLE "regress_adopt Reader";
 SELECT count(*) > 0 AS sees_rows, bool_and(customer < 50) AS only_small_customers FROM "Shop Data"."Live Orders";
 RESET ROLE;
 -- the lifecycle functions work on it: creation is idempotent, retention
@@ -131,4 +131,4 @@ CALL uuidv7_adopt_table('in_block', '1 month');
 ROLLBACK;
 SELECT relkind FROM pg_class WHERE oid = 'in_block'::regclass;
 DROP TABLE no_key, bigint_key, with_identity, already, in_block;
-DROP ROLE regress_adopt_reader;
+DROP ROLE "regress_adopt Reader";

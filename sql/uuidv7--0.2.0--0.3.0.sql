@@ -509,14 +509,14 @@ BEGIN
 				   parent, kept, lower_bound, upper_bound);
 	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', kept, bounds_check);
 
-	EXECUTE format('ALTER TABLE %s OWNER TO %I', parent, (SELECT relowner::regrole::text FROM pg_class WHERE oid = kept));
+	EXECUTE format('ALTER TABLE %s OWNER TO %I', parent, (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = kept));
 	EXECUTE format('COMMENT ON TABLE %s IS %L', parent, obj_description(kept, 'pg_class'));
 	FOR acl IN
 		SELECT a.grantee, a.privilege_type, a.is_grantable
 		FROM pg_class c, LATERAL aclexplode(c.relacl) a WHERE c.oid = kept
 	LOOP
 		EXECUTE format('GRANT %s ON %s TO %s%s', acl.privilege_type, parent,
-					   CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(acl.grantee::regrole::text) END,
+					   CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END,
 					   CASE WHEN acl.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
 	END LOOP;
 	FOR acl IN
@@ -524,7 +524,7 @@ BEGIN
 		FROM pg_attribute t, LATERAL aclexplode(t.attacl) a WHERE t.attrelid = kept AND t.attnum > 0
 	LOOP
 		EXECUTE format('GRANT %s (%I) ON %s TO %s%s', acl.privilege_type, acl.attname, parent,
-					   CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(acl.grantee::regrole::text) END,
+					   CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END,
 					   CASE WHEN acl.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
 	END LOOP;
 	IF (SELECT relrowsecurity FROM pg_class WHERE oid = kept) THEN
@@ -538,7 +538,7 @@ BEGIN
 					   CASE WHEN pol.polpermissive THEN 'PERMISSIVE' ELSE 'RESTRICTIVE' END,
 					   CASE pol.polcmd WHEN 'r' THEN 'SELECT' WHEN 'a' THEN 'INSERT' WHEN 'w' THEN 'UPDATE'
 									   WHEN 'd' THEN 'DELETE' ELSE 'ALL' END,
-					   (SELECT string_agg(CASE WHEN r = 0 THEN 'PUBLIC' ELSE quote_ident(r::regrole::text) END, ', ')
+					   (SELECT string_agg(CASE WHEN r = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(r)) END, ', ')
 						FROM unnest(pol.polroles) r),
 					   ' USING (' || pg_get_expr(pol.polqual, pol.polrelid) || ')',
 					   ' WITH CHECK (' || pg_get_expr(pol.polwithcheck, pol.polrelid) || ')');
