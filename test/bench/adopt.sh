@@ -53,7 +53,7 @@ run_with_clients() {
 	echo "SELECT 1 FROM $table WHERE id = (SELECT id FROM $table ORDER BY id DESC LIMIT 1);" >"$work/read.sql"
 	echo "INSERT INTO $table (customer, total) VALUES (1, 1);" >"$work/write.sql"
 	for client in read write; do
-		(cd "$work" && "$PG_BINDIR/pgbench" -n -c 1 -R "$RATE" -T "$PROBE_SECONDS" -l --log-prefix="$name-$client" \
+		(cd "$work" && "$PG_BINDIR/pgbench" -n -c 1 -R "$RATE" -T "$PROBE_SECONDS" -l --log-prefix="log-$name-$client" \
 			-f "$client.sql" >"$work/$name-$client.out" 2>&1) &
 		pids+=($!)
 	done
@@ -70,8 +70,8 @@ run_with_clients() {
 	fi
 	# the log's third field is each transaction's latency in microseconds
 	local read_ms write_ms
-	read_ms=$(cat "$work/$name-read".* | awk 'BEGIN { m = 0 } $3 > m { m = $3 } END { printf "%.1f", m / 1000 }')
-	write_ms=$(cat "$work/$name-write".* | awk 'BEGIN { m = 0 } $3 > m { m = $3 } END { printf "%.1f", m / 1000 }')
+	read_ms=$(awk 'BEGIN { m = 0 } $3 + 0 > m { m = $3 + 0 } END { printf "%.1f", m / 1000 }' "$work/log-$name-read".*)
+	write_ms=$(awk 'BEGIN { m = 0 } $3 + 0 > m { m = $3 + 0 } END { printf "%.1f", m / 1000 }' "$work/log-$name-write".*)
 	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') $read_ms $write_ms"
 }
 

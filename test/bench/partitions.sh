@@ -12,8 +12,8 @@
 #   uuidv7_min    id >= uuidv7_min(to_timestamp(a)) AND id < uuidv7_min(to_timestamp(b))
 #   time ops      id >= to_timestamp(a) AND id < to_timestamp(b)  (uuidv7_time_ops)
 #
-# and, under the simple protocol, the timestamptz form once more, whose
-# ratio to the first shows how far two runs of the same thing differ.
+# and the timestamptz form once more, whose ratio to the first shows how far
+# two runs of the same thing differ.
 #
 # to_timestamp(float8) is IMMUTABLE, so these fold to constants and prune at
 # plan time.  The "expression" forms take their bounds from a STABLE
@@ -56,9 +56,9 @@ psql_q "SET client_min_messages = warning; CREATE EXTENSION uuidv7; CREATE EXTEN
 BASE=1704067200 # 2024-01-01 00:00:00 UTC
 
 # the WHERE clause of each form, over the bounds A and B (SQL expressions)
-where() { # where FORM A B
-	case $1 in
-		timestamptz | timestamptz_again) echo "ts >= to_timestamp($2) AND ts < to_timestamp($3)" ;;
+where() { # where FORM A B (FORM_again: FORM itself)
+	case ${1%_again} in
+		timestamptz) echo "ts >= to_timestamp($2) AND ts < to_timestamp($3)" ;;
 		uuidv7_min) echo "id >= uuidv7_min(to_timestamp($2)) AND id < uuidv7_min(to_timestamp($3))" ;;
 		time_ops) echo "id >= to_timestamp($2) AND id < to_timestamp($3)" ;;
 		timestamptz_expr) echo "ts >= date_trunc('hour', to_timestamp($2)) AND ts < date_trunc('hour', to_timestamp($3))" ;;
@@ -141,8 +141,8 @@ for days in $PARTITIONS; do
 		for protocol in $PROTOCOLS; do
 			forms=(timestamptz uuidv7_min time_ops)
 			[ "$protocol" = expression ] && forms=(timestamptz_expr uuidv7_min_expr time_ops_expr)
-			# the same query again: how far two runs of one thing differ
-			[ "$protocol" = simple ] && forms+=(timestamptz_again)
+			# the first form again: how far two runs of one thing differ
+			forms+=("${forms[0]}_again")
 			for form in "${forms[@]}"; do
 				f="$work/$range-$protocol-$form.sql"
 				{
@@ -210,12 +210,8 @@ for days in $PARTITIONS; do
 					row+=" | $(printf '%.0f' "$r"), $(ratio "$r" "$base_rate") [$s]"
 				fi
 			done
-			if [ "$protocol" = simple ]; then
-				r=$(best_of "${rates[$range simple timestamptz_again]}")
-				row+=" | $(printf '%.0f' "$r"), $(ratio "$r" "$base_rate")"
-			else
-				row+=" |"
-			fi
+			r=$(best_of "${rates[$range $protocol ${forms[0]}_again]}")
+			row+=" | $(printf '%.0f' "$r"), $(ratio "$r" "$base_rate")"
 			md+=("$row |")
 		done
 	done
