@@ -145,14 +145,45 @@ debian_orig_tarball() {
 	local dir=$1 source=$2
 	# the mirror may refuse the Debian packaging files; the tarball is enough
 	(cd "$dir" && apt-get "${APT_OPTS[@]}" -qq source --download-only "$source" >/dev/null 2>&1) || true
-	ls "$dir"/"${source}"_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -n 1
+	local tarball
+	tarball=$(ls "$dir"/"${source}"_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -n 1) || true
+	[ -n "$tarball" ] && echo "$tarball"
+}
+
+# The PostgreSQL releases this project was last tested with, and their
+# upstream tarballs' sha256, for when a suite's index names a release its
+# mirror does not serve yet (trixie's index has named 17.12 while the pool
+# held only 17.11's files)
+declare -A PG_KNOWN_RELEASE=(
+	[13]="13.16 c9cbbb6129f02328204828066bb3785c00a85c8ca8fd329c2a8a53c1f5cd8865"
+	[15]="15.18 11df0df97fe3ea4ba9a791faaf39cee1d2fe571e78885b5b55d8517d27c323b4"
+	[17]="17.11 dd27f2b3c59e73ed14aa3324901242bf69a032a6347805f274e6260322d42979"
+	[18]="18.6 555610c24d53e4316da5b7d3fc25c279d96856d5e0e23ee308c328c5fa881d9f"
+)
+
+# pg_known_tarball DIR MAJOR: the upstream tarball of MAJOR's known release
+# (above) from the mirror's pool, checked by its sha256; prints its path
+pg_known_tarball() {
+	local dir=$1 major=$2 version sha file
+	[ -n "${PG_KNOWN_RELEASE[$major]:-}" ] || return 1
+	read -r version sha <<<"${PG_KNOWN_RELEASE[$major]}"
+	file=postgresql-${major}_$version.orig.tar.bz2
+	/usr/lib/apt/apt-helper download-file "$(debian_mirror)/pool/main/p/postgresql-$major/$file" \
+		"$dir/$file" "SHA256:$sha" >/dev/null 2>&1 || return 1
+	echo "$dir/$file"
+}
+
+# pg_orig_tarball DIR MAJOR: PostgreSQL MAJOR's upstream tarball through the
+# apt configuration debian_apt made in DIR, else its known release's
+pg_orig_tarball() {
+	debian_orig_tarball "$1" "postgresql-$2" || pg_known_tarball "$1" "$2"
 }
 
 # fetch_pg_source DIR: the upstream source tarball of the server's major
 # version (PG_MAJOR), from Debian's stable suite; prints its path
 fetch_pg_source() {
 	debian_apt "$1" "$(. /etc/os-release && echo "$VERSION_CODENAME")"
-	debian_orig_tarball "$1" "postgresql-$PG_MAJOR"
+	pg_orig_tarball "$1" "$PG_MAJOR"
 }
 
 # The Debian suite that serves each PostgreSQL major's source; the machine's
@@ -191,11 +222,20 @@ pg_server() {
 		[ -n "$version" ] || { cat "$work/apt.err" >&2; echo "cannot find PostgreSQL $major's source" >&2; rm -rf "$work"; return 1; }
 	fi
 	prefix=$PG_CACHE/pg-$version-$flavour-r$PG_BUILD_RECIPE
+	tarball=
 	if [ ! -x "$prefix/bin/postgres" ]; then
+		tarball=$(debian_orig_tarball "$work/apt" "postgresql-$major") || true
+	fi
+	if [ ! -x "$prefix/bin/postgres" ] && [ -z "$tarball" ] && [ -n "${PG_KNOWN_RELEASE[$major]:-}" ]; then
+		# the index's newest is not served: the known release, built or fetched
+		version=${PG_KNOWN_RELEASE[$major]%% *}
+		prefix=$PG_CACHE/pg-$version-$flavour-r$PG_BUILD_RECIPE
+		[ -x "$prefix/bin/postgres" ] || tarball=$(pg_known_tarball "$work" "$major") || true
+	fi
+	if [ ! -x "$prefix/bin/postgres" ]; then
+		[ -n "$tarball" ] || { echo "could not download PostgreSQL $major's source" >&2; rm -rf "$work"; return 1; }
 		echo "== building PostgreSQL $version ($flavour) into $prefix"
 		ensure_build_deps libssl-dev zlib1g-dev bison flex perl pkg-config
-		tarball=$(debian_orig_tarball "$work/apt" "postgresql-$major")
-		[ -n "$tarball" ] || { echo "could not download PostgreSQL $major's source" >&2; rm -rf "$work"; return 1; }
 		tar -xf "$tarball" -C "$work"
 		cflags="-O2 -g"
 		ldflags=

@@ -9,8 +9,7 @@ ensure_build_deps perl
 work=$(mktemp -d /tmp/uuidv7-pgindent.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 debian_apt "$work" trixie
-tarball=$(debian_orig_tarball "$work" postgresql-17)
-[ -n "$tarball" ] || { echo "could not download PostgreSQL 17's source" >&2; exit 1; }
+tarball=$(pg_orig_tarball "$work" 17) || { echo "could not download PostgreSQL 17's source" >&2; exit 1; }
 tar -xf "$tarball" -C "$work" --wildcards '*/src/tools/pg_bsd_indent/*' '*/src/tools/pgindent/*'
 tools=$(ls -d "$work"/postgresql-17*/src/tools)
 

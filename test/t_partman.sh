@@ -22,11 +22,8 @@ work=$(mktemp -d /tmp/uuidv7-partman.XXXXXX)
 trap 'rm -rf "$work"; cluster_stop_all' EXIT
 mkdir -p "$work/src"
 debian_apt "$work" sid
-tarball=$(debian_orig_tarball "$work" pg-partman)
-if [ -z "$tarball" ]; then
-	echo "could not download pg_partman's source from Debian" >&2
-	exit 1
-fi
+tarball=$(debian_orig_tarball "$work" pg-partman) ||
+	{ echo "could not download pg_partman's source from Debian" >&2; exit 1; }
 echo "building $(basename "$tarball")"
 tar -xzf "$tarball" -C "$work/src"
 srcdir=$(ls -d "$work"/src/*/ | head -n 1)

@@ -16,8 +16,7 @@ chmod 777 "$work"
 trap 'rm -rf "$work"' EXIT
 
 # PostgreSQL's suppressions, from the source of the installed server
-tarball=$(fetch_pg_source "$work/apt")
-[ -n "$tarball" ] || { echo "could not download PostgreSQL's source" >&2; exit 1; }
+tarball=$(fetch_pg_source "$work/apt") || { echo "could not download PostgreSQL's source" >&2; exit 1; }
 tar -xf "$tarball" -C "$work" --wildcards '*/src/tools/valgrind.supp'
 supp=$(ls "$work"/postgresql-*/src/tools/valgrind.supp)
 cp "$supp" "$work/valgrind.supp"
