@@ -6,7 +6,8 @@
 #
 # While each runs, two clients at RATE transactions per second each (pgbench
 # --rate, every transaction logged) read a row by its key and insert a row;
-# the longest latency either sees is the longest it waited for a lock.  The
+# the longest latency either sees is the longest it waited for a lock, next
+# to the longest they see with nothing else running.  The
 # adopted table's file is compared before and after (no rewrite).  Prints a
 # Markdown table and writes it to test/bench/out/adopt.md.
 #
@@ -75,6 +76,8 @@ run_with_clients() {
 	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') $read_ms $write_ms"
 }
 
+# the clients' own longest latency, with nothing else running
+read -r idle_s idle_read idle_write <<<"$(run_with_clients idle orders "SELECT pg_sleep(1)")"
 file_before=$(psql_q "SELECT pg_relation_filenode('orders')")
 read -r adopt_s adopt_read adopt_write <<<"$(run_with_clients adopt orders \
 	"CALL uuidv7_adopt_table('orders', '1 month', 'UTC')")"
@@ -102,6 +105,7 @@ same_file=no
 	echo
 	echo "| operation | total time | longest read | longest insert | table file kept |"
 	echo "|---|---|---|---|---|"
+	echo "| nothing (the clients alone, for 1 s) | ${idle_s} s | ${idle_read} ms | ${idle_write} ms | |"
 	echo "| \`CALL uuidv7_adopt_table('orders', '1 month')\`, uuid7 key | ${adopt_s} s | ${adopt_read} ms | ${adopt_write} ms | $same_file |"
 	echo "| the same, plain uuid key (adds the v7 rule's scan and CHECK) | ${plain_s} s | ${plain_read} ms | ${plain_write} ms | |"
 	echo "| \`ALTER TABLE ... ALTER COLUMN id TYPE uuid7\` (rewrite) | ${alter_s} s | ${alter_read} ms | ${alter_write} ms | no |"
