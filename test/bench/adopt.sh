@@ -16,20 +16,13 @@
 # (default: the newest installed).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 find_pg_config
 
 ROWS=${ROWS:-1000000}
 RATE=${RATE:-200}
 PROBE_SECONDS=${PROBE_SECONDS:-40}
-OUT=$TOP/test/bench/out
-mkdir -p "$OUT"
-work=$(mktemp -d /tmp/uuidv7-bench-adopt.XXXXXX)
-chmod 777 "$work"
-trap 'cluster_stop_all; rm -rf "$work"' EXIT
-
-ensure_build_deps
-mkdir "$work/ext"
-build_copy_and_install "$work/ext" >/dev/null
+bench_begin adopt
 cluster_start uuidv7-bench-adopt "shared_buffers = 1GB" "max_wal_size = 4GB" "jit = off"
 
 "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 >/dev/null <<SQL

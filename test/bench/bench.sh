@@ -19,6 +19,7 @@
 # PGBENCH_ROWS (2000000), SCALE_MAX (50000000).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 ROWS=${ROWS:-5000000}
 ROUNDS=${ROUNDS:-3}
@@ -50,11 +51,8 @@ fi
 
 create_bench_ms
 
-# CPU-bound statements are summarized by their fastest run (noise on a shared
-# machine only ever adds time), loads and pgbench by the median
-fastest() { sort -g | head -n 1; }
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2fx", a / b}'; }
+# CPU-bound statements are summarized by their fastest run, loads and
+# pgbench by the median (test/bench/lib.sh)
 
 exec > >(tee "$OUT/results.md")
 echo "# uuidv7 benchmark"
@@ -77,13 +75,13 @@ for r in $(seq 1 "$GEN_ROUNDS"); do
 		gen_ms[$i]+="$(psql_q "$pre SELECT bench_ms('SELECT count($g) FROM generate_series(1, $ROWS)')") "
 	done
 done
-floor=$(tr ' ' '\n' <<<"${gen_ms[0]}" | grep . | fastest)
-v4=$(tr ' ' '\n' <<<"${gen_ms[1]}" | grep . | fastest)
+floor=$(fastest_of ${gen_ms[0]})
+v4=$(fastest_of ${gen_ms[1]})
 v4_cost=$(awk -v a="$v4" -v f="$floor" -v n="$ROWS" 'BEGIN {print (a - f) * 1e6 / n}')
 echo "| generator | ms | ns/row above floor | cost vs gen_random_uuid() | values out of order in 1M |"
 echo "|---|---:|---:|---:|---:|"
 for i in "${!gens[@]}"; do
-	ms=$(tr ' ' '\n' <<<"${gen_ms[$i]}" | grep . | fastest)
+	ms=$(fastest_of ${gen_ms[$i]})
 	if [ "$i" -eq 0 ]; then
 		printf '| %s | %.0f | | | |\n' "${labels[$i]}" "$ms"
 		continue
@@ -134,20 +132,20 @@ for r in $(seq 1 "$ROUNDS"); do
 	done
 done
 psql_q "DROP TABLE t"
-b_ms=$(tr ' ' '\n' <<<"${load_ms[0]}" | grep . | median)
-b_wal=$(tr ' ' '\n' <<<"${load_wal[0]}" | grep . | median)
+b_ms=$(median ${load_ms[0]})
+b_wal=$(median ${load_wal[0]})
 echo "| key | load s | time vs bigserial | PK index MB | index vs bigserial | heap MB | WAL MB | WAL vs bigserial | keys out of insert order |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for i in "${!keys[@]}"; do
-	ms=$(tr ' ' '\n' <<<"${load_ms[$i]}" | grep . | median)
-	wal=$(tr ' ' '\n' <<<"${load_wal[$i]}" | grep . | median)
+	ms=$(median ${load_ms[$i]})
+	wal=$(median ${load_wal[$i]})
 	awk -v l="${klabels[$i]}" -v ms="$ms" -v bms="$b_ms" -v idx="${load_idx[$i]}" -v bidx="${load_idx[0]}" \
 		-v heap="${load_heap[$i]}" -v wal="$wal" -v bwal="$b_wal" -v d="${load_dis[$i]}" \
 		'BEGIN {printf "| %s | %.1f | %.2fx | %.0f | %.2fx | %.0f | %.0f | %.2fx | %d |\n",
 			l, ms / 1000, ms / bms, idx / 1048576, idx / bidx, heap / 1048576, wal / 1048576, wal / bwal, d}'
 done
-d_ms=$(tr ' ' '\n' <<<"${load_ms[2]}" | grep . | median)
-p_ms=$(tr ' ' '\n' <<<"${load_ms[3]}" | grep . | median)
+d_ms=$(median ${load_ms[2]})
+p_ms=$(median ${load_ms[3]})
 echo
 domain_rounds=$(paste -d' ' <(tr ' ' '\n' <<<"${load_ms[2]}" | grep .) <(tr ' ' '\n' <<<"${load_ms[3]}" | grep .) |
 	awk '{printf "%s%.3fx", (NR > 1 ? ", " : ""), $1 / $2}')
@@ -225,11 +223,11 @@ for r in $(seq 1 "$GEN_ROUNDS"); do
 		ex_ms[$i]+="$(psql_q "SELECT bench_ms('SELECT count(${exprs[$i]}) FROM ids')") "
 	done
 done
-efloor=$(tr ' ' '\n' <<<"${ex_ms[0]}" | grep . | fastest)
+efloor=$(fastest_of ${ex_ms[0]})
 echo "| expression | ms | ns/row above floor |"
 echo "|---|---:|---:|"
 for i in "${!exprs[@]}"; do
-	ms=$(tr ' ' '\n' <<<"${ex_ms[$i]}" | grep . | fastest)
+	ms=$(fastest_of ${ex_ms[$i]})
 	awk -v l="${elabels[$i]}" -v ms="$ms" -v f="$efloor" -v n="$ROWS" \
 		'BEGIN {printf "| %s | %.0f | %.1f |\n", l, ms, (ms - f) * 1e6 / n}'
 done
@@ -242,8 +240,8 @@ for r in $(seq 1 "$GEN_ROUNDS"); do
 	dom_ms[0]+="$(psql_q "SELECT bench_ms('SELECT count(id) FROM ids')") "
 	dom_ms[1]+="$(psql_q "SELECT bench_ms('SELECT count(id::uuid7) FROM ids')") "
 done
-f=$(tr ' ' '\n' <<<"${dom_ms[0]}" | grep . | fastest)
-d=$(tr ' ' '\n' <<<"${dom_ms[1]}" | grep . | fastest)
+f=$(fastest_of ${dom_ms[0]})
+d=$(fastest_of ${dom_ms[1]})
 awk -v f="$f" -v d="$d" -v n="$ROWS" -v load="$p_ms" 'BEGIN {c = (d - f) * 1e6 / n;
 	printf "The check costs %.1f ns per row: %.1f%% of the %.0f ns per row of the plain uuid bulk load in part 2.\n",
 		c, 100 * c / (load * 1e6 / n), load * 1e6 / n}'
@@ -264,8 +262,8 @@ for n in 1000000 10000000 "$SCALE_MAX"; do
 		f+="$(psql_q "SELECT bench_ms('SELECT count(1) FROM (SELECT generate_series(1, $n)) s')") "
 		g+="$(psql_q "SELECT bench_ms('SELECT count(uuidv7_generate()) FROM (SELECT generate_series(1, $n)) s')") "
 	done
-	f=$(tr ' ' '\n' <<<"$f" | grep . | fastest)
-	g=$(tr ' ' '\n' <<<"$g" | grep . | fastest)
+	f=$(fastest_of $f)
+	g=$(fastest_of $g)
 	awk -v n="$n" -v f="$f" -v g="$g" 'BEGIN {printf "| %d | %.0f | %.0f | %.1f |\n", n, f, g, (g - f) * 1e6 / n}'
 done
 

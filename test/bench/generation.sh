@@ -14,6 +14,7 @@
 # Sizes: ROWS (5000000), ROUNDS (7).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 MAJORS=${MAJORS:-13 15 17 18}
 ROWS=${ROWS:-5000000}
@@ -23,10 +24,7 @@ mkdir -p "$OUT"
 work=$(mktemp -d /tmp/uuidv7-bench-gen.XXXXXX)
 trap 'cluster_stop_all; rm -rf "$work"' EXIT
 
-# the fastest of a space-separated list of times
-fastest_of() { tr ' ' '\n' <<<"$1" | grep . | sort -g | head -n 1; }
 ns_per_row() { awk -v ms="$1" -v floor="$2" -v rows="$ROWS" 'BEGIN {printf "%.1f", (ms - floor) * 1e6 / rows}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1fx", a / b}'; }
 
 rows_md=()
 for major in $MAJORS; do
@@ -45,16 +43,16 @@ for major in $MAJORS; do
 			ms[$g]+="$(psql_q "SELECT bench_ms('SELECT count($g) FROM generate_series(1, $ROWS)')") "
 		done
 	done
-	floor=$(fastest_of "${ms[1]}")
-	random=$(ns_per_row "$(fastest_of "${ms[gen_random_uuid()]}")" "$floor")
-	ours=$(ns_per_row "$(fastest_of "${ms[uuidv7_generate()]}")" "$floor")
+	floor=$(fastest_of ${ms[1]})
+	random=$(ns_per_row "$(fastest_of ${ms[gen_random_uuid()]})" "$floor")
+	ours=$(ns_per_row "$(fastest_of ${ms[uuidv7_generate()]})" "$floor")
 	core_ns="-" core_ratio="-"
 	if [ "$core" = t ]; then
-		core_ns=$(ns_per_row "$(fastest_of "${ms[pg_catalog.uuidv7()]}")" "$floor")
-		core_ratio=$(ratio "$core_ns" "$ours")
+		core_ns=$(ns_per_row "$(fastest_of ${ms[pg_catalog.uuidv7()]})" "$floor")
+		core_ratio=$(ratio "$core_ns" "$ours" 1)
 	fi
 	version=$("$PG_BINDIR/postgres" --version | sed -E 's/^[^0-9]*([0-9][^ ]*).*/\1/')
-	rows_md+=("| $version | $ours | $random | $(ratio "$random" "$ours") | $core_ns | $core_ratio |")
+	rows_md+=("| $version | $ours | $random | $(ratio "$random" "$ours" 1) | $core_ns | $core_ratio |")
 	cluster_stop
 done
 

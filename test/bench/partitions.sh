@@ -34,21 +34,14 @@
 # of PG_CONFIG (default: the newest installed).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 find_pg_config
 
 PARTITIONS=${PARTITIONS:-100 1000 5000}
 SECONDS_EACH=${BENCH_SECONDS:-5}
 ROUNDS=${ROUNDS:-3}
 PROTOCOLS=${PROTOCOLS:-simple expression generic}
-OUT=$TOP/test/bench/out
-mkdir -p "$OUT"
-work=$(mktemp -d /tmp/uuidv7-bench-part.XXXXXX)
-chmod 755 "$work"
-trap 'cluster_stop_all; rm -rf "$work"' EXIT
-
-ensure_build_deps
-mkdir "$work/ext"
-build_copy_and_install "$work/ext" >/dev/null
+bench_begin part
 # generic plans lock every partition and its index
 cluster_start uuidv7-bench-part "shared_buffers = 1GB" "max_locks_per_transaction = 1024" "jit = off"
 psql_q "SET client_min_messages = warning; CREATE EXTENSION uuidv7; CREATE EXTENSION uuidv7_time_ops" >/dev/null
@@ -86,8 +79,6 @@ rate() { # rate SCRIPT PROTOCOL
 	PGOPTIONS="$opts" "$PG_BINDIR/pgbench" -n -c 1 -T "$SECONDS_EACH" -M "$([ "$2" = generic ] && echo prepared || echo simple)" \
 		-f "$1" 2>&1 | sed -nE 's/^tps = ([0-9.]+).*/\1/p'
 }
-best_of() { tr ' ' '\n' <<<"$1" | grep . | sort -g | tail -n 1; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2fx", a / b}'; }
 
 # partitions a plan scans, and the count it removed at run time
 scanned() { # scanned FORM RANGE DAYS PROTOCOL
@@ -201,7 +192,7 @@ for days in $PARTITIONS; do
 			row="| one $range | $label"
 			base_rate=
 			for form in "${forms[@]}"; do
-				r=$(best_of "${rates[$range $protocol $form]}")
+				r=$(best_of ${rates[$range $protocol $form]})
 				s=${shapes[$range $protocol $form]}
 				if [ -z "$base_rate" ]; then
 					base_rate=$r
@@ -210,13 +201,13 @@ for days in $PARTITIONS; do
 					row+=" | $(printf '%.0f' "$r"), $(ratio "$r" "$base_rate") [$s]"
 				fi
 			done
-			r=$(best_of "${rates[$range $protocol ${forms[0]}_again]}")
+			r=$(best_of ${rates[$range $protocol ${forms[0]}_again]})
 			row+=" | $(printf '%.0f' "$r"), $(ratio "$r" "$base_rate")"
 			md+=("$row |")
 		done
 	done
-	ts_ins=$(best_of "${rates[insert simple timestamptz]}")
-	uu_ins=$(best_of "${rates[insert simple uuid]}")
+	ts_ins=$(best_of ${rates[insert simple timestamptz]})
+	uu_ins=$(best_of ${rates[insert simple uuid]})
 	md+=("| insert one row | simple, routed through the parent | $(printf '%.0f' "$ts_ins") | $(printf '%.0f' "$uu_ins"), $(ratio "$uu_ins" "$ts_ins") (uuidv7_generate_at) | | |" "")
 	# (each size's table as soon as it is done)
 	printf '%s\n' "${md[@]}" >"$OUT/partitions.partial.md"

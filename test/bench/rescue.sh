@@ -16,16 +16,11 @@
 # Sizes: ROWS (1000000), ROUNDS (5).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 ROWS=${ROWS:-1000000}
 ROUNDS=${ROUNDS:-5}
-OUT=$TOP/test/bench/out
-mkdir -p "$OUT"
-
-ensure_build_deps
-work=$(mktemp -d /tmp/uuidv7-bench-rescue.XXXXXX)
-trap 'cluster_stop_all; rm -rf "$work"' EXIT
-build_copy_and_install "$work" >/dev/null
+bench_begin rescue
 cluster_start uuidv7-bench-rescue "fsync = on" "shared_buffers = 256MB" "max_wal_size = 8GB" \
 	"checkpoint_timeout = 1h" "autovacuum = off" "jit = off"
 export PGOPTIONS="-c client_min_messages=warning"
@@ -36,7 +31,6 @@ psql_q "CREATE TABLE rows_of_june AS
 		g::int AS n, md5(g::text) AS note
 	FROM generate_series(0, $ROWS - 1) g"
 
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 # a parent keyed by uuid7 with a DEFAULT partition and its indexes
 fresh_parent() {
@@ -59,8 +53,8 @@ for _ in $(seq 1 "$ROUNDS"); do
 	[ "$(psql_q "SELECT count(*) FROM ev_default")" = 0 ] && [ "$(psql_q "SELECT count(*) FROM ev")" = "$ROWS" ] ||
 		{ echo "the rescue lost or left rows" >&2; exit 1; }
 done
-insert=$(printf '%s\n' "${insert_ms[@]}" | median)
-rescue=$(printf '%s\n' "${rescue_ms[@]}" | median)
+insert=$(median "${insert_ms[@]}")
+rescue=$(median "${rescue_ms[@]}")
 rate() { awk -v ms="$1" -v rows="$ROWS" 'BEGIN {printf "%.0f", rows / (ms / 1000)}'; }
 
 {
