@@ -23,3 +23,22 @@ median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) 
 
 # ratio A B [DIGITS]: A / B as "1.23x"
 ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN {printf "%.*fx", d, a / b}'; }
+
+# ts_table_sql BASE DAYS: the SQL that makes ev_ts, the table the uuid-keyed
+# ones are measured against: range-partitioned by its timestamptz column into
+# DAYS UTC days from the Unix time BASE, indexed on it, a row every 10 minutes
+ts_table_sql() {
+	cat <<-SQL
+		CREATE TABLE ev_ts (ts timestamptz NOT NULL, v int NOT NULL) PARTITION BY RANGE (ts);
+		CREATE INDEX ON ev_ts (ts);
+		DO \$\$
+		BEGIN
+			FOR d IN 0 .. $2 - 1 LOOP
+				EXECUTE format('CREATE TABLE %I PARTITION OF ev_ts FOR VALUES FROM (%L) TO (%L)',
+							   'ev_ts_p' || d, to_timestamp($1 + d * 86400), to_timestamp($1 + (d + 1) * 86400));
+			END LOOP;
+		END
+		\$\$;
+		INSERT INTO ev_ts SELECT to_timestamp($1 + g * 600), g FROM generate_series(0, $2 * 144 - 1) g;
+	SQL
+}

@@ -108,19 +108,9 @@ for days in $PARTITIONS; do
 	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 >/dev/null <<-SQL
 		SET client_min_messages = warning;
 		DROP TABLE IF EXISTS ev_ts, ev_uuid;
-		CREATE TABLE ev_ts (ts timestamptz NOT NULL, v int NOT NULL) PARTITION BY RANGE (ts);
-		CREATE INDEX ON ev_ts (ts);
+		$(ts_table_sql "$BASE" "$days")
 		CREATE TABLE ev_uuid (id uuid7 PRIMARY KEY, v int NOT NULL) PARTITION BY RANGE (id);
-		DO \$\$
-		BEGIN
-			FOR d IN 0 .. $days - 1 LOOP
-				EXECUTE format('CREATE TABLE %I PARTITION OF ev_ts FOR VALUES FROM (%L) TO (%L)',
-							   'ev_ts_p' || d, to_timestamp($BASE + d * 86400), to_timestamp($BASE + (d + 1) * 86400));
-			END LOOP;
-		END
-		\$\$;
 		SELECT count(*) FROM uuidv7_create_partitions('ev_uuid', to_timestamp($BASE), to_timestamp($BASE + $days * 86400), '1 day', 'UTC');
-		INSERT INTO ev_ts SELECT to_timestamp($BASE + g * 600), g FROM generate_series(0, $days * 144 - 1) g;
 		INSERT INTO ev_uuid SELECT uuidv7_generate_at(to_timestamp($BASE + g * 600)), g FROM generate_series(0, $days * 144 - 1) g;
 		VACUUM ANALYZE ev_ts;
 		VACUUM ANALYZE ev_uuid;
