@@ -1,6 +1,14 @@
 -- uuidv7_adopt_table: a live table keyed by UUIDv7 becomes a partitioned
 -- table of the same name, its rows untouched, and the partition tooling works
 -- on the result
+
+-- the settings its output depends on, whatever the server's: the planner's,
+-- parallelism, JIT and the client's at their built-in defaults
+SELECT count(set_config(name, boot_val, false)) > 0 AS settings_pinned FROM pg_settings
+WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits', 'jit',
+	'max_parallel_workers_per_gather', 'plan_cache_mode', 'default_statistics_target', 'effective_cache_size',
+	'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost', 'cpu_index_tuple_cost', 'cpu_operator_cost',
+	'parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size', 'min_parallel_index_scan_size');
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 \set SHOW_CONTEXT never
@@ -53,7 +61,7 @@ WHERE period_start >= date_trunc('month', now()) + interval '1 month';
 -- indexes, defaults, checks, generated columns, comments, grants, row
 -- security and policies carried over
 SELECT indexrelid::regclass AS parent_index, indisprimary FROM pg_index
-WHERE indrelid = '"Shop Data"."Live Orders"'::regclass ORDER BY 1::text;
+WHERE indrelid = '"Shop Data"."Live Orders"'::regclass ORDER BY indexrelid::regclass::text COLLATE "C";
 SELECT obj_description('"Shop Data"."Live Orders"'::regclass, 'pg_class') AS comment,
 	col_description('"Shop Data"."Live Orders"'::regclass, 2) AS customer_comment;
 SELECT has_table_privilege('regress_adopt Reader', '"Shop Data"."Live Orders"', 'SELECT') AS can_select,
@@ -100,7 +108,7 @@ SELECT relkind FROM pg_class WHERE oid = 'legacy'::regclass;
 DELETE FROM legacy WHERE uuidv7_timestamp(id) IS NULL;
 CALL uuidv7_adopt_table('legacy', '1 week', 'UTC', periods_ahead => 1);
 SELECT conrelid::regclass, conname, pg_get_constraintdef(oid), convalidated FROM pg_constraint
-WHERE conrelid IN ('legacy'::regclass, 'legacy_adopted'::regclass) AND contype = 'c' ORDER BY 1::text;
+WHERE conrelid IN ('legacy'::regclass, 'legacy_adopted'::regclass) AND contype = 'c' ORDER BY conrelid::regclass::text COLLATE "C";
 SELECT extract(isodow FROM period_start) AS weeks_start_on, count(*) AS partitions
 FROM uuidv7_partitions('legacy') GROUP BY 1;
 INSERT INTO legacy VALUES ('67fc5276-43ef-426d-85aa-22ba6a58dd72', 'v4');

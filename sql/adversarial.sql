@@ -2,6 +2,14 @@
 -- and variant, times around every limit, huge and negative intervals and
 -- hostile text; each call gives a value, a documented NULL or an error with
 -- the expected SQLSTATE, and never takes the server down
+
+-- the settings its output depends on, whatever the server's: the planner's,
+-- parallelism, JIT and the client's at their built-in defaults
+SELECT count(set_config(name, boot_val, false)) > 0 AS settings_pinned FROM pg_settings
+WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits', 'jit',
+	'max_parallel_workers_per_gather', 'plan_cache_mode', 'default_statistics_target', 'effective_cache_size',
+	'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost', 'cpu_index_tuple_cost', 'cpu_operator_cost',
+	'parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size', 'min_parallel_index_scan_size');
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 
@@ -37,7 +45,7 @@ FROM uuids, LATERAL (VALUES
 	('uuidv7_to_base32', pg_temp.outcome(format('SELECT uuidv7_to_base32(%L::uuid)', u))),
 	('uuidv7_to_base32_grouped', pg_temp.outcome(format('SELECT uuidv7_to_base32_grouped(%L::uuid)', u))),
 	('cast to uuid7', pg_temp.outcome(format('SELECT %L::uuid7', u)))) AS o(f, outcome)
-GROUP BY 1, 2 ORDER BY 1, 2;
+GROUP BY 1, 2 ORDER BY f COLLATE "C", outcome COLLATE "C";
 
 -- and the values are right: a time exactly for RFC variant version 7, the
 -- version for the RFC variant, a lossless text form for every UUID
@@ -76,7 +84,7 @@ FROM unnest(ARRAY['0', '-1 month', '1 microsecond', '999 microseconds', '1 milli
 				  '1 month -30 days', '2147483647 months', '1 day']) AS step,
 	unnest(ARRAY['UTC', 'Europe/Berlin', '', 'no/such_zone', '+03', 'EST5EDT', repeat('x', 100)]) AS zone
 WHERE zone = 'UTC' OR step = '1 day'
-ORDER BY step, zone;
+ORDER BY step COLLATE "C", zone COLLATE "C";
 
 -- text that is not base32: every length, non-ASCII, control characters
 SELECT f, outcome, count(*)
@@ -85,7 +93,7 @@ FROM (SELECT substr(repeat(md5(g::text), 2), 1, g % 40) AS s FROM generate_serie
 		(repeat('Z', 26)), (repeat('7', 26)), (repeat('z', 27)), (repeat('0', 1000))) AS t(s),
 	LATERAL (VALUES ('uuidv7_from_base32', pg_temp.outcome(format('SELECT uuidv7_from_base32(%L)', s))),
 					('uuidv7_partman_decoder', pg_temp.outcome(format('SELECT uuidv7_partman_decoder(%L)', s)))) AS o(f, outcome)
-GROUP BY 1, 2 ORDER BY 1, 2;
+GROUP BY 1, 2 ORDER BY f COLLATE "C", outcome COLLATE "C";
 
 -- NULL everywhere gives NULL
 SELECT uuidv7_timestamp(NULL) IS NULL AND uuidv7_unix_ms(NULL) IS NULL AND uuidv7_min(NULL) IS NULL

@@ -5,6 +5,14 @@
 -- PostgreSQL 17's own uuid_extract_timestamp() reads only version 1 and
 -- returns NULL for version 7 (expected/compat_1.out): on 17, use
 -- uuidv7_timestamp() for the time of a UUIDv7.
+
+-- the settings its output depends on, whatever the server's: the planner's,
+-- parallelism, JIT and the client's at their built-in defaults
+SELECT count(set_config(name, boot_val, false)) > 0 AS settings_pinned FROM pg_settings
+WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits', 'jit',
+	'max_parallel_workers_per_gather', 'plan_cache_mode', 'default_statistics_target', 'effective_cache_size',
+	'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost', 'cpu_index_tuple_cost', 'cpu_operator_cost',
+	'parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size', 'min_parallel_index_scan_size');
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 
@@ -29,7 +37,7 @@ WHERE d.refclassid = 'pg_extension'::regclass
 	AND coalesce(p.proname NOT IN ('uuidv7', 'uuid_extract_timestamp', 'uuid_extract_version'), true)
 	AND NOT EXISTS (SELECT FROM pg_type t
 					WHERE d.classid = 'pg_type'::regclass AND t.oid = d.objid AND t.typcategory = 'A')
-ORDER BY 1;
+ORDER BY pg_describe_object(classid, objid, 0) COLLATE "C";
 
 -- uuidv7() and uuidv7(interval) resolve without ambiguity
 SELECT uuid_extract_version(uuidv7()) AS v7,

@@ -1,4 +1,12 @@
 -- uuidv7_doctor(): each problem it knows, present and then fixed
+
+-- the settings its output depends on, whatever the server's: the planner's,
+-- parallelism, JIT and the client's at their built-in defaults
+SELECT count(set_config(name, boot_val, false)) > 0 AS settings_pinned FROM pg_settings
+WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits', 'jit',
+	'max_parallel_workers_per_gather', 'plan_cache_mode', 'default_statistics_target', 'effective_cache_size',
+	'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost', 'cpu_index_tuple_cost', 'cpu_operator_cost',
+	'parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size', 'min_parallel_index_scan_size');
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 SET client_min_messages = warning;
@@ -20,13 +28,13 @@ CREATE TABLE open_ended (id uuid PRIMARY KEY) PARTITION BY RANGE (id);
 CREATE TABLE open_ended_all PARTITION OF open_ended FOR VALUES FROM (uuidv7_min('2025-01-01 00:00+00')) TO (MAXVALUE);
 CREATE TABLE empty_parent (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
 CREATE TABLE by_time (t timestamptz) PARTITION BY RANGE (t);
-SELECT * FROM uuidv7_doctor() ORDER BY object;
+SELECT * FROM uuidv7_doctor() ORDER BY object COLLATE "C", problem COLLATE "C";
 
 -- what a role may not read is not looked at
 CREATE ROLE regress_doctor_reader;
 GRANT SELECT, INSERT ON stale TO regress_doctor_reader;
 SET ROLE regress_doctor_reader;
-SELECT severity, object FROM uuidv7_doctor() ORDER BY object;
+SELECT severity, object FROM uuidv7_doctor() ORDER BY object COLLATE "C", problem COLLATE "C";
 RESET ROLE;
 DROP OWNED BY regress_doctor_reader;
 DROP ROLE regress_doctor_reader;
@@ -35,7 +43,7 @@ DROP ROLE regress_doctor_reader;
 -- waiting in the DEFAULT partition moves in
 SELECT sum(moved) AS moved FROM uuidv7_create_partitions('public.stale', '2025-03-01 00:00:00+00', now() + interval '1 month', '1 month');
 SELECT count(*) > 0 AS created FROM uuidv7_create_partitions('public.empty_parent', date_trunc('day', now()), now() + interval '1 month', '1 day');
-SELECT * FROM uuidv7_doctor() ORDER BY object;
+SELECT * FROM uuidv7_doctor() ORDER BY object COLLATE "C", problem COLLATE "C";
 
 -- uuidv7_time_ops members that pg_upgrade would drop
 CREATE EXTENSION uuidv7_time_ops;

@@ -1,5 +1,13 @@
 -- partitioning: period bounds that tile, DDL for migrations, creating the
 -- missing partitions, pruning, and the pg_partman encoder and decoder
+
+-- the settings its output depends on, whatever the server's: the planner's,
+-- parallelism, JIT and the client's at their built-in defaults
+SELECT count(set_config(name, boot_val, false)) > 0 AS settings_pinned FROM pg_settings
+WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits', 'jit',
+	'max_parallel_workers_per_gather', 'plan_cache_mode', 'default_statistics_target', 'effective_cache_size',
+	'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost', 'cpu_index_tuple_cost', 'cpu_operator_cost',
+	'parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size', 'min_parallel_index_scan_size');
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 \set SHOW_CONTEXT never
@@ -38,7 +46,7 @@ SET TimeZone = 'UTC';
 
 -- volatility: the session-zone form reads TimeZone, the explicit one does not
 SELECT p.oid::regprocedure, p.provolatile
-FROM pg_proc p WHERE p.proname = 'uuidv7_partition_bounds' ORDER BY 1::text;
+FROM pg_proc p WHERE p.proname = 'uuidv7_partition_bounds' ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- edges and errors
 SELECT count(*) AS no_periods FROM uuidv7_partition_bounds('2025-02-01', '2025-01-01', '1 month');
@@ -303,7 +311,7 @@ SELECT count(*) FROM events WHERE id >= uuidv7_min($1) AND id < uuidv7_min($2);
 SET plan_cache_mode = force_generic_plan;
 EXPLAIN (COSTS OFF) EXECUTE one_day('2025-06-10', '2025-06-11');
 EXECUTE one_day('2025-06-10', '2025-06-11');
-RESET plan_cache_mode;
+SET plan_cache_mode = auto;
 DEALLOCATE one_day;
 DROP TABLE events;
 
@@ -319,6 +327,6 @@ SELECT count(*) AS round_trip_failures
 FROM uuidv7_partition_bounds('2020-01-01', '2030-01-01', '1 day') b
 WHERE uuidv7_partman_decoder(uuidv7_partman_encoder(period_start)::text) <> period_start;
 SELECT p.oid::regprocedure, p.provolatile, p.proisstrict
-FROM pg_proc p WHERE p.proname LIKE 'uuidv7_partman%' ORDER BY 1::text;
+FROM pg_proc p WHERE p.proname LIKE 'uuidv7_partman%' ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 DROP SCHEMA "Sales Data" CASCADE;

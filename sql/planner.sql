@@ -1,5 +1,13 @@
 -- planner: constant bounds fold at plan time, so time-range queries on a uuid
 -- key use its index and prune partitions; index and seq scans agree
+
+-- the settings its output depends on, whatever the server's: the planner's,
+-- parallelism, JIT and the client's at their built-in defaults
+SELECT count(set_config(name, boot_val, false)) > 0 AS settings_pinned FROM pg_settings
+WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits', 'jit',
+	'max_parallel_workers_per_gather', 'plan_cache_mode', 'default_statistics_target', 'effective_cache_size',
+	'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost', 'cpu_index_tuple_cost', 'cpu_operator_cost',
+	'parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size', 'min_parallel_index_scan_size');
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 
@@ -31,9 +39,9 @@ CREATE TEMP TABLE by_seqscan AS SELECT id FROM readings
 WHERE id >= uuidv7_min('2025-02-01 00:00:00+00') AND id <= uuidv7_max('2025-02-14 12:34:56.789+00');
 CREATE TEMP TABLE by_time AS SELECT id FROM readings
 WHERE uuidv7_timestamp(id) >= '2025-02-01 00:00:00+00' AND uuidv7_timestamp(id) <= '2025-02-14 12:34:56.789+00';
-RESET enable_indexscan;
-RESET enable_bitmapscan;
-RESET enable_indexonlyscan;
+SET enable_indexscan = on;
+SET enable_bitmapscan = on;
+SET enable_indexonlyscan = on;
 SELECT (SELECT count(*) FROM by_index) AS rows,
 	NOT EXISTS ((TABLE by_index EXCEPT TABLE by_seqscan) UNION ALL (TABLE by_seqscan EXCEPT TABLE by_index)) AS index_equals_seqscan,
 	NOT EXISTS ((TABLE by_index EXCEPT TABLE by_time) UNION ALL (TABLE by_time EXCEPT TABLE by_index)) AS index_equals_time_filter;
@@ -78,7 +86,7 @@ SELECT count(*) FROM metrics WHERE id >= uuidv7_min($1) AND id < uuidv7_min($2);
 SET plan_cache_mode = force_generic_plan;
 EXPLAIN (COSTS OFF) EXECUTE one_day('2025-02-10 00:00:00+00', '2025-02-11 00:00:00+00');
 EXECUTE one_day('2025-02-10 00:00:00+00', '2025-02-11 00:00:00+00');
-RESET plan_cache_mode;
+SET plan_cache_mode = auto;
 DEALLOCATE one_day;
 
 DROP TABLE readings, logs, metrics;

@@ -3,6 +3,14 @@
 -- condition ahead of a policy only if its operators and functions are
 -- LEAKPROOF; each form of a time-range query keeps its index and returns
 -- exactly the rows the policy allows.
+
+-- the settings its output depends on, whatever the server's: the planner's,
+-- parallelism, JIT and the client's at their built-in defaults
+SELECT count(set_config(name, boot_val, false)) > 0 AS settings_pinned FROM pg_settings
+WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits', 'jit',
+	'max_parallel_workers_per_gather', 'plan_cache_mode', 'default_statistics_target', 'effective_cache_size',
+	'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost', 'cpu_index_tuple_cost', 'cpu_operator_cost',
+	'parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size', 'min_parallel_index_scan_size');
 SET client_min_messages = warning;
 SET TimeZone = 'UTC';
 CREATE EXTENSION uuidv7_time_ops;

@@ -1,5 +1,13 @@
 -- uuidv7_time_ops: uuid keys compared with times in btree and BRIN indexes,
 -- partition pruning and RANGE window frames; opt-in, removable, repairable
+
+-- the settings its output depends on, whatever the server's: the planner's,
+-- parallelism, JIT and the client's at their built-in defaults
+SELECT count(set_config(name, boot_val, false)) > 0 AS settings_pinned FROM pg_settings
+WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits', 'jit',
+	'max_parallel_workers_per_gather', 'plan_cache_mode', 'default_statistics_target', 'effective_cache_size',
+	'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost', 'cpu_index_tuple_cost', 'cpu_operator_cost',
+	'parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size', 'min_parallel_index_scan_size');
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 \set SHOW_CONTEXT never
@@ -9,9 +17,12 @@ SELECT amopfamily, amoplefttype, amoprighttype, amopstrategy, amopopr, amopmetho
 CREATE TEMP TABLE core_amproc AS
 SELECT amprocfamily, amproclefttype, amprocrighttype, amprocnum, amproc FROM pg_amproc;
 
--- without the extension there is no such operator
+-- without the extension there is no such operator (the error's message
+-- alone: PostgreSQL 19 words its hint differently)
+\set VERBOSITY terse
 SELECT uuidv7_min('2025-01-01') < '2025-01-01'::timestamptz;
 \echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
 
 -- only a superuser can add to PostgreSQL's own operator families
 CREATE ROLE regress_uuidv7_owner;
@@ -38,8 +49,10 @@ FROM (VALUES (timestamptz '2025-01-01 00:00:00+00'), ('2025-01-01 00:00:00.0005+
 			('last UUID of the millisecond', uuidv7_max('2025-01-01 00:00:00+00')),
 			('first UUID of the millisecond after', uuidv7_min('2025-01-01 00:00:00.001+00'))) AS u(label, id)
 ORDER BY t, id;
+\set VERBOSITY terse
 SELECT uuidv7_min('2025-01-01') = '2025-01-01'::timestamptz;
 \echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
 
 -- property test: random ids near random instants (whole and inside
 -- milliseconds, at and beyond the edges of what a UUIDv7 holds); the
@@ -174,9 +187,9 @@ SET enable_bitmapscan = off;
 SET enable_indexonlyscan = off;
 CREATE TEMP TABLE by_seqscan AS SELECT id FROM readings
 WHERE id >= '2025-02-01 00:00:00.0004+00'::timestamptz AND id <= '2025-02-14 12:34:56.789+00'::timestamptz;
-RESET enable_indexscan;
-RESET enable_bitmapscan;
-RESET enable_indexonlyscan;
+SET enable_indexscan = on;
+SET enable_bitmapscan = on;
+SET enable_indexonlyscan = on;
 CREATE TEMP TABLE by_time AS SELECT id FROM readings
 WHERE uuidv7_timestamp(id) >= '2025-02-01 00:00:00.0004+00' AND uuidv7_timestamp(id) < '2025-02-14 12:34:56.789+00';
 SELECT (SELECT count(*) FROM by_index) AS rows,
@@ -211,7 +224,7 @@ EXECUTE one_day('2025-02-10 00:00:00+00', '2025-02-11 00:00:00+00');
 EXPLAIN (COSTS OFF) EXECUTE one_day('2025-02-01 00:00:00+00', '2025-03-01 00:00:00+00');
 EXECUTE one_day('2025-02-01 00:00:00+00', '2025-03-01 00:00:00+00');
 SELECT count(*) FROM metrics WHERE uuidv7_timestamp(id) >= '2025-02-01 00:00:00+00' AND uuidv7_timestamp(id) < '2025-03-01 00:00:00+00';
-RESET plan_cache_mode;
+SET plan_cache_mode = auto;
 DEALLOCATE one_day;
 DROP TABLE metrics;
 -- a plain uuid key with the v7 rule as a CHECK prunes the same way
@@ -306,7 +319,7 @@ SELECT '2025-01-01 00:00:00+00'::timestamptz::uuid AS time_to_uuid,
 	CAST(CAST(timestamptz '2025-06-01 00:00:00+00' AS uuid) AS timestamptz) AS round_trip;
 SELECT castsource::regtype, casttarget::regtype, castcontext, castfunc::regproc FROM pg_cast
 WHERE (castsource, casttarget) IN (('timestamptz'::regtype, 'uuid'::regtype), ('uuid'::regtype, 'timestamptz'::regtype))
-ORDER BY 1::text;
+ORDER BY castsource::regtype::text COLLATE "C";
 CREATE TEMP TABLE cast_target (u uuid, t timestamptz);
 INSERT INTO cast_target (u) VALUES (now());
 \echo :LAST_ERROR_SQLSTATE
