@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # test/check.sh: the whole test suite, from a fresh machine.
 #
-# On every PostgreSQL major of MAJORS (13 15 17 18): the machine's own server
-# where it has one (15 on Debian bookworm), otherwise one built once from
-# Debian's source package and cached outside the checkout (test/lib.sh
-# pg_server: 13 from bullseye, 17 from trixie, 18 from sid).  uuidv7 is
+# On every PostgreSQL major of MAJORS (13 15 17 18 19): the machine's own
+# server where it has one (15 on Debian bookworm), otherwise one built once
+# from Debian's source package and cached outside the checkout (test/lib.sh
+# pg_server: 13 from bullseye, 17 from trixie, 18 from sid), or, for 19,
+# whose binaries need a newer C library than the machine's, Debian's own
+# packages from experimental in a minimal unstable root, also cached
+# (test/lib.sh pg_root), where uuidv7 is built and the suite runs.  uuidv7 is
 # built for each with warnings as errors, then the whole suite runs on each,
 # two majors at a time (test/suite.sh: the pg_regress suites and every
 # test/t_*.sh that applies), t_pgupgrade.sh upgrading from the major before
-# (13 from itself).  Then, once: the base32 parser is fuzzed
+# (13 from itself; 19 from Debian's 18 in its root).  The pg_regress suites
+# run once more on 19 in a cluster set unlike their own (other locale, time
+# zone, no parallelism, JIT on).  Then, once: the base32 parser is fuzzed
 # (test/fuzz/run.sh, FUZZ_SECONDS), every source compiles against the
 # headers of 13, 15, 17, 18 and 19 (test/compile-versions.sh), the layout
 # is pgindent's (test/pgindent.sh), and the suites run again with the
@@ -20,7 +25,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-MAJORS=${MAJORS:-13 15 17 18}
+MAJORS=${MAJORS:-13 15 17 18 19}
 started=$(date +%s)
 results=$(mktemp -d /tmp/uuidv7-check.XXXXXX)
 chmod 755 "$results"
@@ -28,12 +33,28 @@ trap 'rm -rf "$results"' EXIT
 
 ensure_build_deps
 
+# build_in_root MAJOR PG_CONFIG DIR: uuidv7 built and installed in MAJOR's
+# root for the server of PG_CONFIG there
+build_in_root() {
+	mkdir "$3"
+	PG_CONFIG=$2 in_root "$1" bash -c '. test/lib.sh && find_pg_config && build_copy_and_install "$1"' sh "$3"
+}
+
 # the server of each major, and uuidv7 built and installed for it
-declare -A pg_config ext_dir
+declare -A pg_config ext_dir upgrade_from
 for major in $MAJORS; do
+	ext_dir[$major]=$results/ext-$major
+	if [ -n "$(pg_root_suite "$major")" ]; then
+		pg_root "$major" >/dev/null
+		pg_config[$major]=/usr/lib/postgresql/$major/bin/pg_config
+		build_in_root "$major" "${pg_config[$major]}" "${ext_dir[$major]}"
+		# pg_upgrade from the major before, Debian's own in the same root
+		upgrade_from[$major]=/usr/lib/postgresql/$((major - 1))/bin/pg_config
+		build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from"
+		continue
+	fi
 	use_pg_major "$major"
 	pg_config[$major]=$PG_CONFIG
-	ext_dir[$major]=$results/ext-$major
 	mkdir "${ext_dir[$major]}"
 	build_copy_and_install "${ext_dir[$major]}"
 done
@@ -42,46 +63,53 @@ done
 # column that 17.11 and 18.6, the newest sources Debian serves here, reject,
 # so pg_upgrade from it to them fails on any table.  The upgrade to 17 starts
 # from a 15 built from bookworm's own source (15.18) instead.
-declare -A upgrade_from
 previous=
 for major in $MAJORS; do
-	upgrade_from[$major]=${pg_config[${previous:-$major}]}
-	if [ "$previous" = 15 ] && [[ "$("${pg_config[15]}" --version)" == *" 15.20"* ]]; then
-		pg_server 15
-		mkdir "$results/ext-15-source"
-		build_copy_and_install "$results/ext-15-source"
-		upgrade_from[$major]=$PG_CONFIG
+	if [ -z "${upgrade_from[$major]:-}" ]; then
+		upgrade_from[$major]=${pg_config[${previous:-$major}]}
+		if [ "$previous" = 15 ] && [[ "$("${pg_config[15]}" --version)" == *" 15.20"* ]]; then
+			pg_server 15
+			mkdir "$results/ext-15-source"
+			build_copy_and_install "$results/ext-15-source"
+			upgrade_from[$major]=$PG_CONFIG
+		fi
 	fi
 	previous=$major
 done
 
-# the whole suite on one major, its output in a log of its own
+# the whole suite on one major, its output in a log of its own; in the
+# major's root if it has one, where the pg_regress suites also run under
+# other settings
 run_major() {
-	local major=$1 superuser=postgres
+	local major=$1 superuser=postgres run=() other=
 	# half of the majors run with a superuser of another name, as Homebrew's
 	[ $((major % 2)) -eq 1 ] && superuser="Regress Admin"
+	if [ -n "$(pg_root_suite "$major")" ]; then
+		run=(in_root "$major")
+		other=1
+	fi
 	local t0
 	t0=$(date +%s)
 	PG_CONFIG=${pg_config[$major]} EXT_DIR=${ext_dir[$major]} OLD_PG_CONFIG=${upgrade_from[$major]} \
-		CLUSTER_SUPERUSER=$superuser bash "$TOP/test/suite.sh" >"$results/$major.log" 2>&1 || true
+		CLUSTER_SUPERUSER=$superuser OTHER_SETTINGS=$other \
+		"${run[@]}" bash "$TOP/test/suite.sh" >"$results/$major.log" 2>&1 || true
 	echo "== PostgreSQL $major: suite done in $(($(date +%s) - t0)) s"
 }
 
-# two majors at a time: the machine has two cores, and the suites wait on
-# clusters and clients a good part of the time
+# two majors at a time, the next one started as soon as one ends: the
+# machine has two cores, and the suites wait on clusters and clients a good
+# part of the time
 echo "== running the suite on PostgreSQL $MAJORS"
-set -- $MAJORS
-while [ $# -gt 0 ]; do
-	run_major "$1" &
-	first=$!
-	if [ $# -gt 1 ]; then
-		run_major "$2" &
-		wait "$!"
-		shift
+running=0
+for major in $MAJORS; do
+	if [ $running -eq 2 ]; then
+		wait -n
+		running=$((running - 1))
 	fi
-	wait "$first"
-	shift
+	run_major "$major" &
+	running=$((running + 1))
 done
+wait
 for major in $MAJORS; do
 	echo "== PostgreSQL $major log"
 	cat "$results/$major.log"

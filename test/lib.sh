@@ -274,6 +274,90 @@ use_pg_major() {
 	fi
 }
 
+# Servers that need a newer C library than the machine's run in a minimal
+# Debian root of their suite (PostgreSQL 19's release candidate, from
+# experimental, in an unstable root), made once with debootstrap from the
+# machine's mirror and cached beside the built servers.  Commands run in it
+# through in_root, in a mount namespace of their own, so that the root's
+# mounts end with them and none is ever left behind.
+PG_ROOT_RECIPE=1
+
+# the Debian suite whose root runs a major's server; none for the majors the
+# machine runs itself or builds from source
+pg_root_suite() {
+	case $1 in
+		19) echo sid ;;
+	esac
+}
+
+# pg_root_packages MAJOR: the packages its root holds: the server, its
+# headers and what building uuidv7 and running the suite there need (a
+# locale other than C among them, for the suite under other settings); the
+# major before it, for t_pgupgrade.sh; 19 from experimental alone (with
+# -t experimental apt cannot solve perl)
+pg_root_packages() {
+	local major=$1 pin=
+	[ "$major" -ge 19 ] && pin=/experimental
+	echo "postgresql-$major$pin postgresql-client-$major$pin postgresql-server-dev-$major$pin postgresql-$major-jit$pin"
+	echo "libpq5$pin libpq-dev$pin"
+	echo "postgresql-$((major - 1)) postgresql-server-dev-$((major - 1))"
+	echo "gcc make git ca-certificates util-linux procps debian-archive-keyring locales"
+}
+
+# pg_root MAJOR: the cached root that runs MAJOR's server, made if missing;
+# prints its path.  Staged and renamed into place when complete, so that an
+# interrupted run is never taken for a made one.
+pg_root() {
+	local major=$1 suite root stage mirror extra=
+	suite=$(pg_root_suite "$major")
+	root=$PG_CACHE/root-$suite-$major-r$PG_ROOT_RECIPE
+	if [ ! -f "$root/.complete" ]; then
+		mkdir -p "$PG_CACHE"
+		mirror=$(debian_mirror) || return 1
+		command -v debootstrap >/dev/null || apt_install debootstrap >&2
+		stage=$(mktemp -d "$PG_CACHE/.root-$suite.XXXXXX")
+		chmod 755 "$stage"
+		echo "== making a minimal $suite root for PostgreSQL $major in $root" >&2
+		debootstrap --variant=minbase "$suite" "$stage" "$mirror" >"$stage.log" 2>&1 ||
+			{ tail -n 20 "$stage.log" >&2; rm -rf "$stage" "$stage.log"; return 1; }
+		[ "$major" -ge 19 ] && extra="deb $mirror experimental main"
+		printf 'deb %s %s main\n%s\n' "$mirror" "$suite" "$extra" >"$stage/etc/apt/sources.list"
+		# the mirror's Release files may be past their Valid-Until date
+		echo 'Acquire::Check-Valid-Until "false";' >"$stage/etc/apt/apt.conf.d/99uuidv7"
+		# shellcheck disable=SC2046
+		UUIDV7_ROOT=$stage in_root "$major" sh -c "apt-get -qq update &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(pg_root_packages "$major" | tr '\n' ' ') &&
+			echo 'en_US.UTF-8 UTF-8' >/etc/locale.gen && locale-gen" \
+			>>"$stage.log" 2>&1 || { tail -n 20 "$stage.log" >&2; rm -rf "$stage" "$stage.log"; return 1; }
+		apt-get clean -o Dir="$stage" 2>/dev/null || true
+		rm -rf "$stage"/var/cache/apt/archives/*.deb "$stage.log"
+		touch "$stage/.complete"
+		rm -rf "$root"
+		mv "$stage" "$root"
+	fi
+	echo "$root"
+}
+
+# in_root MAJOR CMD...: run a command in MAJOR's root (UUIDV7_ROOT names
+# another) as root, with /proc, /dev, /tmp and the checkout mounted at the
+# same paths as outside, so that throwaway clusters, logs and copies of the
+# tree are shared with the machine, and the machine's certificate store (the
+# root trusts what the machine trusts, for npm among others)
+in_root() {
+	local major=$1 root
+	shift
+	root=${UUIDV7_ROOT:-$(pg_root "$major")} || return 1
+	unshare --mount --propagation private -- sh -c '
+		root=$1 top=$2
+		shift 2
+		mount -t proc proc "$root/proc" &&
+			mount --rbind /dev "$root/dev" &&
+			mount --bind /tmp "$root/tmp" &&
+			mount --bind -o ro /etc/ssl/certs "$root/etc/ssl/certs" &&
+			mkdir -p "$root$top" && mount --bind "$top" "$root$top" &&
+			exec chroot "$root" /usr/bin/env -C "$top" "$@"' sh "$root" "$TOP" "$@"
+}
+
 CLUSTER_DIRS=()
 # the bootstrap superuser of throwaway clusters; nothing may depend on its
 # name (Homebrew and Postgres.app name it after the OS user)
