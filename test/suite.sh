@@ -39,16 +39,11 @@ regress() {
 	result "$check" $rc
 }
 
-cluster_start "uuidv7-pg$PG_MAJOR"
-echo "== PostgreSQL $PG_MAJOR: pg_regress suites"
-regress regress
-cluster_stop
-
-# The same suites on a cluster set unlike the suite's own, as a packager's
-# or a user's server may be: another locale, time zone and date style, no
-# parallel workers, JIT for every query where the server has it, costs and
-# planner methods changed, notices hidden.  Each test sets what its output
-# depends on, so nothing may differ.
+# The pg_regress suites on a cluster set unlike the suite's own, as a
+# packager's or a user's server may be: another locale, time zone and date
+# style, no parallel workers, JIT for every query where the server has it,
+# costs and planner methods changed, notices hidden.  Each test sets what its
+# output depends on, so nothing may differ.
 if [ -n "${OTHER_SETTINGS:-}" ]; then
 	echo "== PostgreSQL $PG_MAJOR: pg_regress suites under other settings"
 	jit=off
@@ -62,6 +57,11 @@ if [ -n "${OTHER_SETTINGS:-}" ]; then
 	regress regress_settings
 	cluster_stop
 fi
+
+# the pg_regress suites, then the scripts, some of which use this cluster
+cluster_start "uuidv7-pg$PG_MAJOR"
+echo "== PostgreSQL $PG_MAJOR: pg_regress suites"
+regress regress
 
 for script in "$TOP"/test/t_*.sh; do
 	name=$(basename "$script" .sh)
