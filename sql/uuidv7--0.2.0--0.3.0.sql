@@ -138,6 +138,53 @@ $function$;
 DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.timestamptz,
 												 pg_catalog.interval, pg_catalog.text);
 
+-- Take locks on tables for upkeep, each in its mode, in short tries: a
+-- lock request that waits holds back every later request that conflicts
+-- with it, so a creator that waited for a long-running writer or reader
+-- would stall all the sessions queued behind it.  Each try takes all the
+-- locks in order and waits at most 50 ms (or the caller's lock_timeout, if
+-- shorter); a try that times out gives back what it took, lets the queue
+-- move, and tries again.  The caller's statement_timeout bounds the whole.
+-- NULL tables are skipped.
+CREATE FUNCTION uuidv7_lock_for_upkeep(tables pg_catalog.regclass[], lock_modes pg_catalog.text[])
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	caller_timeout text := current_setting('lock_timeout');
+	try_timeout text := CASE WHEN caller_timeout::interval = interval '0' OR caller_timeout::interval > interval '50 ms'
+							 THEN '50ms' ELSE caller_timeout END;
+	statement text;
+BEGIN
+	IF cardinality(tables) <> cardinality(lock_modes) OR EXISTS (
+		SELECT FROM unnest(lock_modes) AS m
+		WHERE m IS NULL OR m NOT IN ('SHARE UPDATE EXCLUSIVE', 'SHARE', 'SHARE ROW EXCLUSIVE', 'EXCLUSIVE', 'ACCESS EXCLUSIVE')) THEN
+		RAISE EXCEPTION 'invalid lock modes for upkeep: %', lock_modes
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Give one of SHARE UPDATE EXCLUSIVE, SHARE, SHARE ROW EXCLUSIVE, EXCLUSIVE or ACCESS EXCLUSIVE for each table.';
+	END IF;
+	SELECT string_agg(format('LOCK TABLE ONLY %s IN %s MODE', t, m), '; ' ORDER BY o)
+	INTO statement FROM unnest(tables, lock_modes) WITH ORDINALITY AS u(t, m, o) WHERE t IS NOT NULL;
+	IF statement IS NULL THEN
+		RETURN;
+	END IF;
+	LOOP
+		BEGIN
+			PERFORM set_config('lock_timeout', try_timeout, true);
+			EXECUTE statement;
+			PERFORM set_config('lock_timeout', caller_timeout, true);
+			RETURN;
+		EXCEPTION WHEN lock_not_available THEN
+			PERFORM pg_sleep(0.01);
+		END;
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_lock_for_upkeep(pg_catalog.regclass[], pg_catalog.text[]) IS
+'lock tables, each in its mode, for partition upkeep, in short tries that never hold back the sessions queued behind for long (used by uuidv7_create_partitions and uuidv7_drop_partitions)';
+
 -- Create the partitions of a span that do not exist yet.  A partition with
 -- exactly a period's bounds counts as existing whatever its name.
 --
@@ -150,12 +197,23 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 -- spares ATTACH a scan of the rows and PostgreSQL builds the parent's
 -- indexes on it once, after the rows are in.  "moved" counts them.
 --
--- Creators of one parent's partitions take turns: each holds a
--- transaction-scoped advisory lock on the key (0x75756964 << 32) | the
--- parent's oid until its transaction ends, and only then decides what exists
--- (at READ COMMITTED each statement sees what committed before it began), so
--- that schedulers with overlapping spans both succeed and each period is
--- made once.
+-- While the application writes, rows of a new period keep arriving in the
+-- DEFAULT partition after the move, and ATTACH would find them there.  So
+-- the bulk of the rows is moved first, beside the writers; then writers
+-- are held back (SHARE ROW EXCLUSIVE on the parent, so readers of other
+-- partitions go on; ACCESS EXCLUSIVE on the DEFAULT partition, which ATTACH
+-- takes anyway to scan it) for the moment it takes to move the few rows that
+-- arrived meanwhile and attach.  Held back, not failed: an INSERT that waited
+-- on the parent is routed afresh once the partition is attached.  Those locks
+-- are taken in short tries (uuidv7_lock_for_upkeep), so that waiting for a
+-- long writer never holds back the writers queued behind it.
+--
+-- Upkeep of one parent takes turns (creators, retention): each takes SHARE
+-- UPDATE EXCLUSIVE on the parent, which conflicts with itself but not with
+-- reads or writes, and which only a role with rights on the table can take,
+-- and only then decides what exists (at READ COMMITTED each statement sees
+-- what committed before it began), so that schedulers with overlapping spans
+-- both succeed and each period is made once.
 CREATE FUNCTION uuidv7_create_partitions(parent pg_catalog.regclass, from_ts pg_catalog.timestamptz,
 										 upto_ts pg_catalog.timestamptz, step pg_catalog.interval,
 										 zone pg_catalog.text DEFAULT pg_catalog.current_setting('TimeZone'),
@@ -176,10 +234,18 @@ DECLARE
 	k int := 1;
 	key_column name;
 	stored_columns text;
-	in_period text;
-	waiting boolean;
+	move_rows text;
+	-- what is reported, period by period, and the periods still to attach
+	out_name text[] := '{}';
+	out_created bool[] := '{}';
+	out_moved int8[] := '{}';
+	pending int[] := '{}';
+	pending_lo uuid[] := '{}';
+	pending_hi uuid[] := '{}';
+	i int;
+	more int8;
 BEGIN
-	PERFORM pg_advisory_xact_lock((x'75756964'::bigint << 32) | parent::oid::bigint);
+	EXECUTE format('LOCK TABLE ONLY %s IN SHARE UPDATE EXCLUSIVE MODE', parent);
 
 	SELECT i.inhrelid::regclass INTO default_partition
 	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -193,6 +259,11 @@ BEGIN
 		SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO stored_columns
 		FROM pg_attribute a
 		WHERE a.attrelid = parent AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
+		-- moves a period's rows (bounds %1$L and %2$L) into table %3$s
+		move_rows := format('WITH rows AS (DELETE FROM %s WHERE %I >= %%1$L AND %I < %%2$L RETURNING %s)'
+							' INSERT INTO %%3$s (%s) SELECT %s FROM rows',
+							default_partition, key_column, key_column, stored_columns, stored_columns,
+							stored_columns);
 	END IF;
 
 	-- The partitions there are, read once, in order of their bounds.  The
@@ -215,9 +286,9 @@ BEGIN
 		END LOOP;
 		moved := 0;
 		IF k <= n AND los[k] = part.lower_bound AND his[k] = part.upper_bound THEN
-			partition_name := names[k]::text;
-			created := false;
-			RETURN NEXT;
+			out_name := out_name || names[k]::text;
+			out_created := out_created || false;
+			out_moved := out_moved || 0::int8;
 			CONTINUE;
 		ELSIF to_regclass(part.partition_name) IS NOT NULL THEN
 			RAISE EXCEPTION 'relation % already exists and is not the partition of % for the period from % to %',
@@ -243,28 +314,45 @@ BEGIN
 						  END;
 		END IF;
 
-		partition_name := part.partition_name;
-		created := true;
-		waiting := false;
-		IF default_partition IS NOT NULL THEN
-			in_period := format('%I >= %L AND %I < %L', key_column, part.lower_bound, key_column, part.upper_bound);
-			EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s WHERE %s)', default_partition, in_period) INTO waiting;
-		END IF;
-		IF NOT waiting THEN
+		out_name := out_name || part.partition_name;
+		out_created := out_created || true;
+		IF default_partition IS NULL THEN
 			EXECUTE part.ddl;
+			out_moved := out_moved || 0::int8;
 		ELSE
+			-- the period's table, standalone, and the rows that wait for it
 			EXECUTE format('CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED'
 						   ' INCLUDING STORAGE INCLUDING COMMENTS)', part.partition_name, parent);
-			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_period CHECK (%I IS NOT NULL AND %s)',
-						   part.partition_name, key_column, in_period);
-			EXECUTE format('WITH rows AS (DELETE FROM %s WHERE %s RETURNING %s) INSERT INTO %s (%s) SELECT %s FROM rows',
-						   default_partition, in_period, stored_columns, part.partition_name, stored_columns,
-						   stored_columns);
-			GET DIAGNOSTICS moved = ROW_COUNT;
-			EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
-						   parent, part.partition_name, part.lower_bound, part.upper_bound);
-			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_period', part.partition_name);
+			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_period CHECK (%I IS NOT NULL AND %I >= %L AND %I < %L)',
+						   part.partition_name, key_column, key_column, part.lower_bound, key_column, part.upper_bound);
+			EXECUTE format(move_rows, part.lower_bound, part.upper_bound, part.partition_name);
+			GET DIAGNOSTICS more = ROW_COUNT;
+			out_moved := out_moved || more;
+			pending := pending || array_length(out_name, 1);
+			pending_lo := pending_lo || part.lower_bound;
+			pending_hi := pending_hi || part.upper_bound;
 		END IF;
+	END LOOP;
+
+	IF array_length(pending, 1) > 0 THEN
+		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent, default_partition],
+												   ARRAY['SHARE ROW EXCLUSIVE', 'ACCESS EXCLUSIVE']);
+		FOR j IN 1..array_length(pending, 1) LOOP
+			i := pending[j];
+			-- the rows that arrived since the move: no writer adds more now
+			EXECUTE format(move_rows, pending_lo[j], pending_hi[j], out_name[i]);
+			GET DIAGNOSTICS more = ROW_COUNT;
+			out_moved[i] := out_moved[i] + more;
+			EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
+						   parent, out_name[i], pending_lo[j], pending_hi[j]);
+			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_period', out_name[i]);
+		END LOOP;
+	END IF;
+
+	FOR i IN 1..coalesce(array_length(out_name, 1), 0) LOOP
+		partition_name := out_name[i];
+		created := out_created[i];
+		moved := out_moved[i];
 		RETURN NEXT;
 	END LOOP;
 END
@@ -308,7 +396,7 @@ COMMENT ON FUNCTION uuidv7_partitions(pg_catalog.regclass) IS
 -- bound is a UUIDv7 at or below uuidv7_min(older_than)); never the DEFAULT
 -- partition, one with a MAXVALUE or non-UUIDv7 upper bound, or one that
 -- straddles older_than.  Idempotent; takes turns with uuidv7_create_partitions
--- on the same per-parent lock.  (DETACH ... CONCURRENTLY cannot run inside a
+-- on the same lock of the parent.  (DETACH ... CONCURRENTLY cannot run inside a
 -- function: run it by hand on the names uuidv7_partitions gives.)
 CREATE FUNCTION uuidv7_drop_partitions(parent pg_catalog.regclass, older_than pg_catalog.timestamptz,
 									   detach_only pg_catalog.bool DEFAULT false,
@@ -322,7 +410,13 @@ DECLARE
 	cut uuid := @extschema@.uuidv7_min(older_than);
 	old record;
 BEGIN
-	PERFORM pg_advisory_xact_lock((x'75756964'::bigint << 32) | parent::oid::bigint);
+	EXECUTE format('LOCK TABLE ONLY %s IN SHARE UPDATE EXCLUSIVE MODE', parent);
+	IF EXISTS (SELECT FROM @extschema@.uuidv7_partitions(parent) p
+			   WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut) THEN
+		-- DETACH and DROP take ACCESS EXCLUSIVE on the parent: taken in
+		-- short tries, so that waiting never holds back the queue behind it
+		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['ACCESS EXCLUSIVE']);
+	END IF;
 	FOR old IN
 		SELECT p.partition AS child FROM @extschema@.uuidv7_partitions(parent) p
 		WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut

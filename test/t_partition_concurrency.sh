@@ -8,7 +8,8 @@
 # parent's lock (so the test fails if creators do not wait for each other);
 # the second, April to September, then creates only July to September.  The
 # same with uuidv7_drop_partitions against a creator.  Then SESSIONS
-# sessions at once with overlapping spans.
+# sessions at once with overlapping spans.  Last, a role with no privilege
+# on the table cannot make its upkeep wait.
 # Runs against the cluster in PGHOST.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -25,8 +26,8 @@ psql_q "CREATE EXTENSION uuidv7"
 psql_q "CREATE TABLE ev (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id)"
 
 # hold_until_waiter SQL: in the background, run SQL in a transaction that
-# stays open until another session waits for an advisory lock (30 seconds at
-# most, then it fails); returns once the lock is held.  Its output goes to
+# stays open until another session waits for a lock on the parent (30
+# seconds at most, then it fails); returns once upkeep's lock on it is held.  Its output goes to
 # $work/held.txt, its process id to $held.
 hold_until_waiter() {
 	"$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 >"$work/held.txt" 2>&1 <<SQL &
@@ -35,7 +36,7 @@ $1;
 DO \$\$
 BEGIN
 	FOR i IN 1..600 LOOP
-		IF EXISTS (SELECT FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND NOT granted) THEN
+		IF EXISTS (SELECT FROM pg_catalog.pg_locks WHERE locktype = 'relation' AND relation = 'ev'::regclass AND NOT granted) THEN
 			RETURN;
 		END IF;
 		PERFORM pg_catalog.pg_sleep(0.05);
@@ -47,7 +48,8 @@ COMMIT;
 SQL
 	held=$!
 	for _ in $(seq 1 600); do
-		[ "$(psql_q "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" -gt 0 ] && return
+		[ "$(psql_q "SELECT count(*) FROM pg_locks WHERE locktype = 'relation' AND relation = 'ev'::regclass
+			AND mode = 'ShareUpdateExclusiveLock' AND granted")" -gt 0 ] && return
 		sleep 0.05
 	done
 }
@@ -84,7 +86,36 @@ listing=$(psql_q "SELECT count(*) || ' partitions, ' || count(DISTINCT lower_bou
 	|| count(*) FILTER (WHERE period_start >= '2026-01-01') || ' in 2026' FROM uuidv7_partitions('ev')")
 echo "$SESSIONS sessions at once: $failed failed; $listing"
 
+# a role with no privilege on the table cannot make its upkeep wait: it
+# cannot lock the table, and holding the advisory lock upkeep took before
+# 0.3.0 (its key was public) holds nothing back
+psql_q "CREATE ROLE regress_mallory LOGIN"
+"$PG_BINDIR/psql" -X -q -At -U regress_mallory >"$work/mallory.txt" 2>&1 <<'SQL' &
+SELECT pg_advisory_lock((x'75756964'::bigint << 32) | 'ev'::regclass::oid::bigint);
+\set ON_ERROR_STOP off
+BEGIN;
+LOCK TABLE ev IN ACCESS SHARE MODE;
+\echo lock as mallory: :LAST_ERROR_SQLSTATE
+ROLLBACK;
+SELECT pg_sleep(8);
+SQL
+mallory=$!
+for _ in $(seq 1 100); do
+	grep -q "lock as mallory" "$work/mallory.txt" && break
+	sleep 0.1
+done
+unhindered=$(psql_q "SET lock_timeout = '3s';
+	SELECT 'upkeep beside mallory: created ' || count(*) FILTER (WHERE created)
+	FROM uuidv7_create_partitions('ev', '2027-01-01', '2027-03-01', '1 month', 'UTC')
+	UNION ALL SELECT 'dropped ' || count(*) FROM uuidv7_drop_partitions('ev', '2025-02-01')" 2>&1 | tr '\n' ' ') || true
+mallory_lock=$(sed -n 's/^lock as mallory: //p' "$work/mallory.txt")
+psql_q "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'regress_mallory'" >/dev/null
+wait "$mallory" 2>/dev/null || true
+echo "mallory's LOCK TABLE: $mallory_lock; ${unhindered% }"
+
 PGDATABASE=postgres psql_q "DROP DATABASE $db"
+PGDATABASE=postgres psql_q "DROP ROLE regress_mallory"
 [ "$first_result" = "first created 6" ] && [ "$second" = "second created 3, found 3" ] &&
 	[ "$dropped" = "dropped 2" ] && [ "$recreated" = "recreated 2" ] &&
-	[ "$failed" -eq 0 ] && [ "$listing" = "18 partitions, 18 distinct, 9 in 2026" ]
+	[ "$failed" -eq 0 ] && [ "$listing" = "18 partitions, 18 distinct, 9 in 2026" ] &&
+	[ "$mallory_lock" = 42501 ] && [ "$unhindered" = "upkeep beside mallory: created 2 dropped 1 " ]
