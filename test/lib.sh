@@ -280,7 +280,7 @@ use_pg_major() {
 # machine's mirror and cached beside the built servers.  Commands run in it
 # through in_root, in a mount namespace of their own, so that the root's
 # mounts end with them and none is ever left behind.
-PG_ROOT_RECIPE=1
+PG_ROOT_RECIPE=2
 
 # the Debian suite whose root runs a major's server; none for the majors the
 # machine runs itself or builds from source
