@@ -350,9 +350,11 @@ in_root() {
 	unshare --mount --propagation private -- sh -c '
 		root=$1 top=$2
 		shift 2
-		mount -t proc proc "$root/proc" &&
-			mount --rbind /dev "$root/dev" &&
-			mount --bind /tmp "$root/tmp" &&
+		mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" || exit 1
+		# (a root being made gets /proc and /dev alone: its packages write
+		# their own certificate store)
+		[ -f "$root/.complete" ] || exec chroot "$root" "$@"
+		mount --bind /tmp "$root/tmp" &&
 			mount --bind -o ro /etc/ssl/certs "$root/etc/ssl/certs" &&
 			mkdir -p "$root$top" && mount --bind "$top" "$root$top" &&
 			exec chroot "$root" /usr/bin/env -C "$top" "$@"' sh "$root" "$TOP" "$@"
