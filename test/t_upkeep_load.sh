@@ -12,6 +12,11 @@
 # upkeep call succeeds; no client aborts; the rows found (in the table and in
 # the detached January) are exactly the rows the clients committed; no row
 # of a created period is left in DEFAULT.
+#
+# Then a live table keyed by uuid7, not partitioned, is adopted by
+# uuidv7_adopt_table while the same four clients insert new rows into it
+# (ids made now by its default): the call succeeds, no client aborts, every
+# row is found.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
@@ -77,4 +82,28 @@ echo "pgbench exit $rc, clients aborted: $aborted, transactions: $processed ($((
 echo "rows found: $found; rows of created periods left in DEFAULT: $in_default; December rows left: $december"
 echo "partitions: $(q "SELECT string_agg(partition::text, ' ' ORDER BY period_start NULLS LAST) FROM uuidv7_partitions('ev')")"
 [ "$calls_ok" = 6 ] && [ "$rc" = 0 ] && [ "$aborted" = 0 ] && [ "$processed" -gt 0 ] &&
-	[ "$found" = $((processed * 5)) ] && [ "$in_default" = 0 ] && [ "$december" = 0 ]
+	[ "$found" = $((processed * 5)) ] && [ "$in_default" = 0 ] && [ "$december" = 0 ] && partitioned_ok=1 || partitioned_ok=0
+
+# adoption of a live table while it is written to
+q "CREATE TABLE legacy (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), client int NOT NULL, at timestamptz NOT NULL)"
+q "INSERT INTO legacy SELECT uuidv7_generate_at(now() - g * interval '1 hour'), 0, now() FROM generate_series(1, 2000) g"
+{
+	echo "BEGIN;"
+	for r in 1 2 3 4 5; do echo "INSERT INTO legacy (client, at) VALUES (:client_id, clock_timestamp());"; done
+	echo "END;"
+} >"$work/legacy.sql"
+"$PG_BINDIR/pgbench" -n -c 4 -j 2 -T 8 -f "$work/legacy.sql" >"$work/pgbench-legacy.out" 2>&1 &
+writers=$!
+sleep 2
+adopt_rc=0
+q "CALL uuidv7_adopt_table('legacy', '1 month', 'UTC')" >"$work/adopt.out" 2>&1 || adopt_rc=$?
+rc=0
+wait "$writers" || rc=$?
+processed=$(sed -nE 's/^number of transactions actually processed: ([0-9]+).*/\1/p' "$work/pgbench-legacy.out")
+aborted=$(grep -c 'aborted' "$work/pgbench-legacy.out" || true)
+found=$(q "SELECT count(*) FROM legacy")
+partitioned=$(q "SELECT relkind FROM pg_class WHERE oid = 'legacy'::regclass")
+echo "adopt under writers: call exit $adopt_rc $(head -n 1 "$work/adopt.out"), pgbench exit $rc, clients aborted: $aborted"
+echo "rows: $found found, $((2000 + processed * 5)) committed; legacy's relkind now: $partitioned"
+[ "$partitioned_ok" = 1 ] && [ "$adopt_rc" = 0 ] && [ "$rc" = 0 ] && [ "$aborted" = 0 ] && [ "$processed" -gt 0 ] &&
+	[ "$found" = $((2000 + processed * 5)) ] && [ "$partitioned" = p ]
