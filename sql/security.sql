@@ -14,7 +14,10 @@ SELECT current_user AS superuser, current_database() AS regress_db \gset
 SET client_min_messages = warning;
 CREATE ROLE regress_uuidv7_owner LOGIN;
 CREATE DATABASE regress_uuidv7_security OWNER regress_uuidv7_owner;
-\c regress_uuidv7_security regress_uuidv7_owner
+\c regress_uuidv7_security
+-- (the owner through SET SESSION AUTHORIZATION, not a connection of its own: a
+-- packager's throwaway server may ask each role for a password)
+SET SESSION AUTHORIZATION regress_uuidv7_owner;
 SET client_min_messages = warning;
 SELECT rolsuper FROM pg_roles WHERE rolname = current_user;
 
@@ -83,7 +86,7 @@ SET uuidv7.random_pool = off;
 -- no look-alike was called, by the superuser script or since
 SELECT called, as_user, superuser FROM public.captured;
 
-\c - :"superuser"
+RESET SESSION AUTHORIZATION;
 SET client_min_messages = warning;
 -- the companion extension changes core's operator families: not trusted
 SELECT name, trusted, superuser FROM pg_available_extension_versions v

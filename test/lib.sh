@@ -280,7 +280,7 @@ use_pg_major() {
 # machine's mirror and cached beside the built servers.  Commands run in it
 # through in_root, in a mount namespace of their own, so that the root's
 # mounts end with them and none is ever left behind.
-PG_ROOT_RECIPE=2
+PG_ROOT_RECIPE=3
 
 # the Debian suite whose root runs a major's server; none for the majors the
 # machine runs itself or builds from source
@@ -304,38 +304,58 @@ pg_root_packages() {
 	echo "gcc make git ca-certificates util-linux procps debian-archive-keyring locales"
 }
 
-# pg_root MAJOR: the cached root that runs MAJOR's server, made if missing;
-# prints its path.  Staged and renamed into place when complete, so that an
-# interrupted run is never taken for a made one.
-pg_root() {
-	local major=$1 suite root stage mirror extra=
-	suite=$(pg_root_suite "$major")
-	root=$PG_CACHE/root-$suite-$major-r$PG_ROOT_RECIPE
+# debian_root NAME SUITE EXTRA_SUITE PACKAGES...: the cached minimal root of
+# a Debian suite, holding PACKAGES, made if missing; prints its path.  The
+# suite EXTRA_SUITE, if not empty, is listed too (apt takes its packages
+# only when asked for as package/suite).
+# Staged and renamed into place when complete, so that an interrupted run is
+# never taken for a made one.
+debian_root() {
+	local name=$1 suite=$2 extra=$3 root stage mirror
+	shift 3
+	root=$PG_CACHE/root-$name-r$PG_ROOT_RECIPE
 	if [ ! -f "$root/.complete" ]; then
 		mkdir -p "$PG_CACHE"
 		mirror=$(debian_mirror) || return 1
 		command -v debootstrap >/dev/null || apt_install debootstrap >&2
-		stage=$(mktemp -d "$PG_CACHE/.root-$suite.XXXXXX")
+		stage=$(mktemp -d "$PG_CACHE/.root-$name.XXXXXX")
 		chmod 755 "$stage"
-		echo "== making a minimal $suite root for PostgreSQL $major in $root" >&2
+		echo "== making a minimal $suite root ($name) in $root" >&2
 		debootstrap --variant=minbase "$suite" "$stage" "$mirror" >"$stage.log" 2>&1 ||
 			{ tail -n 20 "$stage.log" >&2; rm -rf "$stage" "$stage.log"; return 1; }
-		[ "$major" -ge 19 ] && extra="deb $mirror experimental main"
-		printf 'deb %s %s main\n%s\n' "$mirror" "$suite" "$extra" >"$stage/etc/apt/sources.list"
+		if [ "$suite" = "$(. /etc/os-release && echo "$VERSION_CODENAME")" ]; then
+			# the machine's own suite: its own apt sources, updates and
+			# security updates included, so that its packages are the machine's
+			rm -f "$stage/etc/apt/sources.list"
+			cp /etc/apt/sources.list "$stage/etc/apt/" 2>/dev/null || true
+			cp /etc/apt/sources.list.d/* "$stage/etc/apt/sources.list.d/" 2>/dev/null || true
+		else
+			{
+				echo "deb $mirror $suite main"
+				[ -z "$extra" ] || echo "deb $mirror $extra main"
+			} >"$stage/etc/apt/sources.list"
+		fi
 		# the mirror's Release files may be past their Valid-Until date
 		echo 'Acquire::Check-Valid-Until "false";' >"$stage/etc/apt/apt.conf.d/99uuidv7"
-		# shellcheck disable=SC2046
-		UUIDV7_ROOT=$stage in_root "$major" sh -c "apt-get -qq update &&
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(pg_root_packages "$major" | tr '\n' ' ') &&
+		UUIDV7_ROOT=$stage in_root - sh -c "apt-get -qq update &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $* &&
 			echo 'en_US.UTF-8 UTF-8' >/etc/locale.gen && locale-gen" \
 			>>"$stage.log" 2>&1 || { tail -n 20 "$stage.log" >&2; rm -rf "$stage" "$stage.log"; return 1; }
-		apt-get clean -o Dir="$stage" 2>/dev/null || true
 		rm -rf "$stage"/var/cache/apt/archives/*.deb "$stage.log"
 		touch "$stage/.complete"
 		rm -rf "$root"
 		mv "$stage" "$root"
 	fi
 	echo "$root"
+}
+
+# pg_root MAJOR: the cached root that runs MAJOR's server (see debian_root)
+pg_root() {
+	local major=$1 suite extra=
+	suite=$(pg_root_suite "$major")
+	[ "$major" -ge 19 ] && extra=experimental
+	# shellcheck disable=SC2046
+	debian_root "$suite-$major" "$suite" "$extra" $(pg_root_packages "$major")
 }
 
 # in_root MAJOR CMD...: run a command in MAJOR's root (UUIDV7_ROOT names

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# test/t_deb.sh: the Debian packages, as the PostgreSQL apt repository
+# builds them (debian/, pg_buildext), for the machine's own PostgreSQL.
+#
+# - dpkg-buildpackage builds postgresql-NN-uuidv7 from a copy of the tree
+#   (its build runs the pg_regress suites on a throwaway cluster of
+#   pg_virtualenv, as packagers do, with the server's default settings);
+# - lintian finds no error in the result;
+# - the package is installed on a Debian root of the machine's suite that
+#   has never seen the source tree (its server is Debian's own), where both
+#   extensions are created and the regression suites run against the
+#   installed files, as debian/tests (autopkgtest) runs them.
+#
+# Runs on the machine's own server only (exit 77 elsewhere).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+find_pg_config
+
+if [ "$PG_CONFIG" != "/usr/lib/postgresql/$PG_MAJOR/bin/pg_config" ]; then
+	echo "the packages are built for the machine's own PostgreSQL: skipped on $PG_MAJOR"
+	exit 77
+fi
+apt_install dpkg-dev debhelper postgresql-all lintian
+
+work=$(mktemp -d /tmp/uuidv7-deb.XXXXXX)
+chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/uuidv7"
+(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
+	xargs -0 cp --parents -t "$work/uuidv7")
+
+# the build: one package per supported major (here the machine's)
+(cd "$work/uuidv7" && pg_buildext updatecontrol >/dev/null &&
+	dpkg-buildpackage -us -uc -b >"$work/build.log" 2>&1) ||
+	{ tail -n 60 "$work/build.log"; exit 1; }
+grep -E '^ *All [0-9]+ tests passed|^# All [0-9]+ tests passed|dpkg-deb: building' "$work/build.log"
+deb=$(ls "$work"/postgresql-"$PG_MAJOR"-uuidv7_*.deb)
+echo "built $(basename "$deb"): $(dpkg-deb -c "$deb" | grep -c 'extension/uuidv7')" \
+	"extension files, depends on $(dpkg-deb -f "$deb" Depends)"
+
+# lintian: no error (an initial upload that closes no bug is what a
+# package outside Debian is)
+lintian --fail-on error --suppress-tags initial-upload-closes-no-bugs "$work"/*.changes 2>&1 | grep -v '^running with root privileges' || true
+lintian --fail-on error --suppress-tags initial-upload-closes-no-bugs "$work"/*.changes >/dev/null 2>&1 ||
+	{ echo "lintian found errors"; exit 1; }
+
+# a server that has never seen the source tree: Debian's own, in a root of
+# the machine's suite; the package installed there, then the suites of the
+# source tree against it, as autopkgtest runs debian/tests
+suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
+root=$(debian_root "$suite-deb-$PG_MAJOR" "$suite" "" "postgresql-$PG_MAJOR" postgresql-server-dev-all make locales)
+UUIDV7_ROOT=$root in_root - sh -c "
+	set -e
+	apt-get install -y -qq '$deb' >/dev/null
+	dpkg -S /usr/share/postgresql/$PG_MAJOR/extension/uuidv7.control /usr/lib/postgresql/$PG_MAJOR/lib/uuidv7.so
+	cd '$work/uuidv7'
+	pg_virtualenv -v $PG_MAJOR psql -X -q -At -v ON_ERROR_STOP=1 -c 'CREATE EXTENSION uuidv7' \
+		-c 'CREATE EXTENSION uuidv7_time_ops' \
+		-c \"SELECT 'created: ' || string_agg(extname || ' ' || extversion, ', ' ORDER BY extname) FROM pg_extension WHERE extname LIKE 'uuidv7%'\"
+	debian/tests/installcheck
+	apt-get purge -y -qq 'postgresql-$PG_MAJOR-uuidv7' >/dev/null
+" >"$work/installed.log" 2>&1 || { tail -n 60 "$work/installed.log"; exit 1; }
+grep -E '^postgresql-|^created: |tests passed' "$work/installed.log"
