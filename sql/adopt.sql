@@ -132,11 +132,25 @@ CALL uuidv7_adopt_table('with_identity', '-1 month');
 \echo :LAST_ERROR_SQLSTATE
 CALL uuidv7_adopt_table('with_identity', NULL);
 \echo :LAST_ERROR_SQLSTATE
--- inside a transaction block it cannot commit between its steps
+-- inside a transaction block, as migration tools run each migration, it
+-- cannot commit between its steps: it says so (25001) with a hint before it
+-- does anything
 CREATE TABLE in_block (id uuid7 PRIMARY KEY);
 BEGIN;
+\set VERBOSITY default
 CALL uuidv7_adopt_table('in_block', '1 month');
+\echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 SELECT relkind FROM pg_class WHERE oid = 'in_block'::regclass;
+-- the partition functions commit nothing: a migration's transaction runs them
+CREATE TABLE in_migration (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+BEGIN;
+SELECT count(*) FILTER (WHERE created) AS created
+FROM uuidv7_create_partitions('in_migration', '2025-01-01', '2025-04-01', '1 month', 'UTC');
+INSERT INTO in_migration VALUES (uuidv7_generate_at('2025-03-15 00:00+00'), 1);
+SELECT count(*) AS dropped FROM uuidv7_drop_partitions('in_migration', '2025-02-01');
+COMMIT;
+SELECT partition, period_start FROM uuidv7_partitions('in_migration');
+DROP TABLE in_migration;
 DROP TABLE no_key, bigint_key, with_identity, already, in_block;
 DROP ROLE "regress_adopt Reader";

@@ -561,6 +561,16 @@ $function$;
 COMMENT ON FUNCTION uuidv7_drop_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.bool) IS
 'drop, or detach and keep, the partitions of a table partitioned on a UUIDv7 key whose whole range ends at or before a time';
 
+-- Raise 25001 inside a transaction block, with a hint, for the procedures
+-- that commit between their steps (their own COMMIT would fail there with a
+-- message that does not say what to do)
+CREATE FUNCTION uuidv7_forbid_transaction_block(procedure_name pg_catalog.text) RETURNS void
+AS 'MODULE_PATHNAME', 'uuidv7_forbid_transaction_block'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION uuidv7_forbid_transaction_block(pg_catalog.text) IS
+'raise 25001 if called inside a transaction block (used by the procedures that commit between their steps)';
+
 -- Turn a live table keyed by UUIDv7 into a table range-partitioned on that
 -- key, of the same name, without rewriting its rows: the table itself
 -- becomes the partition of the periods its rows fall in, up to the end of
@@ -607,6 +617,7 @@ BEGIN
 	-- (before anything else: the caller's search_path must not choose the
 	-- functions and operators this calls)
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	PERFORM @extschema@.uuidv7_forbid_transaction_block('uuidv7_adopt_table');
 	IF tbl IS NULL OR step IS NULL OR zone IS NULL OR periods_ahead IS NULL THEN
 		RAISE EXCEPTION 'uuidv7_adopt_table() takes no NULL argument'
 			USING ERRCODE = 'null_value_not_allowed';

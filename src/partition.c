@@ -26,6 +26,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "common/int.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -220,4 +221,25 @@ uuidv7_partition_bounds(PG_FUNCTION_ARGS)
 	values[3] = UUIDPGetDatum(upper);
 	SRF_RETURN_NEXT(funcctx,
 					HeapTupleGetDatum(heap_form_tuple(funcctx->tuple_desc, values, nulls)));
+}
+
+/*
+ * uuidv7_forbid_transaction_block(name text): raise 25001 if called inside a
+ * transaction block, for procedures that commit between their steps.  Their
+ * own COMMIT would fail there too, but with "invalid transaction
+ * termination" from the middle of the procedure, which does not say what to
+ * do; migration tools wrap each migration in a transaction by default.
+ */
+PG_FUNCTION_INFO_V1(uuidv7_forbid_transaction_block);
+Datum
+uuidv7_forbid_transaction_block(PG_FUNCTION_ARGS)
+{
+	if (IsTransactionBlock())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("%s cannot run inside a transaction block",
+						text_to_cstring(PG_GETARG_TEXT_PP(0))),
+				 errhint("It commits between its steps: CALL it on its own, outside BEGIN and COMMIT "
+						 "(in a migration tool, in a migration marked as not transactional).")));
+	PG_RETURN_VOID();
 }
