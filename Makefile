@@ -9,7 +9,7 @@ TIME_OPS_VERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(src)uui
 MODULE_big = uuidv7
 OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 	src/bounds.o src/domain.o src/partition.o src/base32.o src/textform.o \
-	src/operators.o
+	src/operators.o src/aggregate.o
 
 # The install script is hand-edited in sql/uuidv7.sql and copied to the
 # current version's name; released versions keep their install scripts (for
@@ -17,7 +17,7 @@ OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 DATA_built = sql/uuidv7--$(EXTVERSION).sql sql/uuidv7_time_ops--$(TIME_OPS_VERSION).sql
 DATA = $(filter-out $(DATA_built),$(patsubst $(src)%,%,$(wildcard $(src)sql/uuidv7--*.sql $(src)sql/uuidv7_time_ops--*.sql)))
 
-REGRESS = generate extract bounds domain planner compat errors partition textform time_ops time_ops_brin_multi rls adversarial randomness security adopt doctor upgrade
+REGRESS = generate extract bounds domain planner compat errors partition textform time_ops time_ops_brin_multi rls adversarial randomness security adopt doctor minmax upgrade
 REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=uuidv7
 
 PG_CONFIG ?= pg_config

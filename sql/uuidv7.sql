@@ -81,14 +81,32 @@ CREATE DOMAIN uuid7 AS pg_catalog.uuid
 COMMENT ON DOMAIN uuid7 IS
 'uuid that accepts only RFC 9562 UUIDs of version 7';
 
--- compatibility with PostgreSQL 17 and 18
+-- the transition (and combine) functions of min(uuid) and max(uuid) below
+CREATE FUNCTION uuidv7_uuid_smaller(pg_catalog.uuid, pg_catalog.uuid) RETURNS pg_catalog.uuid
+AS 'MODULE_PATHNAME', 'uuidv7_uuid_smaller'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+COMMENT ON FUNCTION uuidv7_uuid_smaller(pg_catalog.uuid, pg_catalog.uuid) IS
+'the smaller of two UUIDs in uuid''s order (the state function of min(uuid))';
+
+CREATE FUNCTION uuidv7_uuid_larger(pg_catalog.uuid, pg_catalog.uuid) RETURNS pg_catalog.uuid
+AS 'MODULE_PATHNAME', 'uuidv7_uuid_larger'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+COMMENT ON FUNCTION uuidv7_uuid_larger(pg_catalog.uuid, pg_catalog.uuid) IS
+'the larger of two UUIDs in uuid''s order (the state function of max(uuid))';
+
+-- compatibility with PostgreSQL 17 and 18, and min() and max() for uuid
 --
 -- On a server that lacks one of core's UUID functions, create it with core's
 -- semantics (those of PostgreSQL 18), so that a schema written for 18 runs
--- unchanged (LEAKPROOF as core's extraction functions are).  On a server
+-- unchanged (LEAKPROOF as core's extraction functions are).  Likewise the
+-- aggregates min(uuid) and max(uuid), which no release up to 19 has and
+-- PostgreSQL's development branch after 19 added.  On a server
 -- that has it, create nothing by that name: ours
 -- would be shadowed by pg_catalog's or make calls ambiguous.  A function of
--- that signature the user already has in our schema is left alone.
+-- that signature the user already has in our schema is left alone, with a
+-- WARNING (an extension script's NOTICEs never reach the client).
 
 DO $compat$
 DECLARE
@@ -96,11 +114,12 @@ DECLARE
 BEGIN
 	FOREACH sig IN ARRAY ARRAY['uuidv7()', 'uuidv7(pg_catalog.interval)',
 							   'uuid_extract_timestamp(pg_catalog.uuid)',
-							   'uuid_extract_version(pg_catalog.uuid)']
+							   'uuid_extract_version(pg_catalog.uuid)',
+							   'min(pg_catalog.uuid)', 'max(pg_catalog.uuid)']
 	LOOP
 		CONTINUE WHEN pg_catalog.to_regprocedure('pg_catalog.' OPERATOR(pg_catalog.||) sig) IS NOT NULL;
 		IF pg_catalog.to_regprocedure('@extschema@.' OPERATOR(pg_catalog.||) sig) IS NOT NULL THEN
-			RAISE NOTICE 'function %.% already exists, skipping its compatibility version',
+			RAISE WARNING 'function %.% already exists, skipping its compatibility version',
 				'@extschema@', sig;
 			CONTINUE;
 		END IF;
@@ -130,6 +149,20 @@ BEGIN
 			LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 			COMMENT ON FUNCTION @extschema@.uuid_extract_version(pg_catalog.uuid) IS
 			'extract the version of an RFC 9562 UUID (compatibility version of the function of PostgreSQL 17)';
+		WHEN 'min(pg_catalog.uuid)' THEN
+			CREATE AGGREGATE @extschema@.min(pg_catalog.uuid) (
+				SFUNC = @extschema@.uuidv7_uuid_smaller, STYPE = pg_catalog.uuid,
+				COMBINEFUNC = @extschema@.uuidv7_uuid_smaller,
+				SORTOP = OPERATOR(pg_catalog.<), PARALLEL = SAFE);
+			COMMENT ON AGGREGATE @extschema@.min(pg_catalog.uuid) IS
+			'the smallest UUID, the oldest of UUIDv7 keys (answered from a btree index on the column)';
+		WHEN 'max(pg_catalog.uuid)' THEN
+			CREATE AGGREGATE @extschema@.max(pg_catalog.uuid) (
+				SFUNC = @extschema@.uuidv7_uuid_larger, STYPE = pg_catalog.uuid,
+				COMBINEFUNC = @extschema@.uuidv7_uuid_larger,
+				SORTOP = OPERATOR(pg_catalog.>), PARALLEL = SAFE);
+			COMMENT ON AGGREGATE @extschema@.max(pg_catalog.uuid) IS
+			'the largest UUID, the newest of UUIDv7 keys (answered from a btree index on the column)';
 		END CASE;
 	END LOOP;
 END
