@@ -53,3 +53,21 @@ SELECT count(*) AS repaired FROM uuidv7_time_ops_repair();
 SELECT count(*) AS findings FROM uuidv7_doctor();
 DROP EXTENSION uuidv7_time_ops;
 DROP TABLE stale, healthy, open_ended, empty_parent, by_time;
+
+-- a table of a million rows or more keyed by a uuid, with the default
+-- statistics target; its size as ANALYZE would record it (autovacuum kept
+-- off, so that nothing records another)
+SET default_statistics_target = 100;
+CREATE TABLE big_keyed (id uuid7 PRIMARY KEY, v int) WITH (autovacuum_enabled = off);
+CREATE TABLE small_keyed (id uuid7 PRIMARY KEY, v int) WITH (autovacuum_enabled = off);
+UPDATE pg_class SET reltuples = 2000000 WHERE oid = 'big_keyed'::regclass;
+UPDATE pg_class SET reltuples = 999999 WHERE oid = 'small_keyed'::regclass;
+SELECT * FROM uuidv7_doctor() ORDER BY object COLLATE "C", problem COLLATE "C";
+-- fixed as it says; a server-wide target of 1000 or more is enough too
+ALTER TABLE big_keyed ALTER COLUMN id SET STATISTICS 10000;
+SELECT count(*) AS findings FROM uuidv7_doctor();
+ALTER TABLE big_keyed ALTER COLUMN id SET STATISTICS -1;
+SET default_statistics_target = 1000;
+SELECT count(*) AS findings FROM uuidv7_doctor();
+SET default_statistics_target = 100;
+DROP TABLE big_keyed, small_keyed;

@@ -896,6 +896,37 @@ BEGIN
 		END IF;
 	END LOOP;
 
+	-- tables of a million rows or more keyed by a uuid whose histogram keeps
+	-- the default number of buckets: PostgreSQL cannot interpolate inside a
+	-- bucket of uuids, so a time range narrower than one bucket is
+	-- estimated at one row (BENCHMARKS.md section 12)
+	IF current_setting('default_statistics_target')::int < 1000 THEN
+		FOR t IN
+			SELECT c.oid::regclass AS tbl, a.attname, c.relkind = 'p' AS partitioned,
+				CASE c.relkind WHEN 'p' THEN (SELECT max(pc.reltuples) FROM pg_partition_tree(c.oid) pt
+											   JOIN pg_class pc ON pc.oid = pt.relid WHERE pt.isleaf)
+					 ELSE c.reltuples END AS rows
+			FROM pg_index i
+				JOIN pg_class c ON c.oid = i.indrelid
+				JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+				JOIN pg_type ty ON ty.oid = a.atttypid
+			WHERE i.indisprimary AND i.indnatts = 1 AND NOT c.relispartition
+				AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+				AND coalesce(a.attstattarget, -1) < 0
+				AND has_table_privilege(c.oid, 'SELECT')
+		LOOP
+			CONTINUE WHEN t.rows IS NULL OR t.rows < 1000000;
+			severity := 'notice';
+			object := t.tbl::text;
+			problem := format('%s rows%s and %s histogram buckets on its key: the planner estimates a time range narrower than a bucket (about %s rows) at 1 row or at a whole bucket',
+							  t.rows::bigint, CASE WHEN t.partitioned THEN ' in its largest partition' ELSE '' END,
+							  current_setting('default_statistics_target'),
+							  (t.rows / current_setting('default_statistics_target')::int)::bigint);
+			fix := format('ALTER TABLE %s ALTER COLUMN %I SET STATISTICS 10000; ANALYZE %s;', t.tbl, t.attname, t.tbl);
+			RETURN NEXT;
+		END LOOP;
+	END IF;
+
 	-- uuidv7_time_ops members that pg_upgrade dropped
 	SELECT n.nspname INTO time_ops_schema
 	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'uuidv7_time_ops';
