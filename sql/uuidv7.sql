@@ -391,7 +391,8 @@ DECLARE
 	k int := 1;
 	key_column name;
 	stored_columns text;
-	move_rows text;
+	move_from text;
+	move_into text;
 	-- what is reported, period by period, and the periods still to attach
 	out_name text[] := '{}';
 	out_created bool[] := '{}';
@@ -399,7 +400,7 @@ DECLARE
 	pending int[] := '{}';
 	pending_lo uuid[] := '{}';
 	pending_hi uuid[] := '{}';
-	i int;
+	slot int;
 	more int8;
 BEGIN
 	EXECUTE format('LOCK TABLE ONLY %s IN SHARE UPDATE EXCLUSIVE MODE', parent);
@@ -416,11 +417,11 @@ BEGIN
 		SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO stored_columns
 		FROM pg_attribute a
 		WHERE a.attrelid = parent AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
-		-- moves a period's rows (bounds %1$L and %2$L) into table %3$s
-		move_rows := format('WITH rows AS (DELETE FROM %s WHERE %I >= %%1$L AND %I < %%2$L RETURNING %s)'
-							' INSERT INTO %%3$s (%s) SELECT %s FROM rows',
-							default_partition, key_column, key_column, stored_columns, stored_columns,
-							stored_columns);
+		-- moving a period's rows (bounds $1 and $2) into a table is
+		-- move_from || the table || move_into
+		move_from := format('WITH rows AS (DELETE FROM %s WHERE %I >= $1 AND %I < $2 RETURNING %s) INSERT INTO ',
+							default_partition, key_column, key_column, stored_columns);
+		move_into := format(' (%s) SELECT %s FROM rows', stored_columns, stored_columns);
 	END IF;
 
 	-- The partitions there are, read once, in order of their bounds.  The
@@ -482,7 +483,7 @@ BEGIN
 						   ' INCLUDING STORAGE INCLUDING COMMENTS)', part.partition_name, parent);
 			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_period CHECK (%I IS NOT NULL AND %I >= %L AND %I < %L)',
 						   part.partition_name, key_column, key_column, part.lower_bound, key_column, part.upper_bound);
-			EXECUTE format(move_rows, part.lower_bound, part.upper_bound, part.partition_name);
+			EXECUTE move_from || part.partition_name || move_into USING part.lower_bound, part.upper_bound;
 			GET DIAGNOSTICS more = ROW_COUNT;
 			out_moved := out_moved || more;
 			pending := pending || array_length(out_name, 1);
@@ -495,21 +496,21 @@ BEGIN
 		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent, default_partition],
 												   ARRAY['SHARE ROW EXCLUSIVE', 'ACCESS EXCLUSIVE']);
 		FOR j IN 1..array_length(pending, 1) LOOP
-			i := pending[j];
+			slot := pending[j];
 			-- the rows that arrived since the move: no writer adds more now
-			EXECUTE format(move_rows, pending_lo[j], pending_hi[j], out_name[i]);
+			EXECUTE move_from || out_name[slot] || move_into USING pending_lo[j], pending_hi[j];
 			GET DIAGNOSTICS more = ROW_COUNT;
-			out_moved[i] := out_moved[i] + more;
+			out_moved[slot] := out_moved[slot] + more;
 			EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
-						   parent, out_name[i], pending_lo[j], pending_hi[j]);
-			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_period', out_name[i]);
+						   parent, out_name[slot], pending_lo[j], pending_hi[j]);
+			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_period', out_name[slot]);
 		END LOOP;
 	END IF;
 
-	FOR i IN 1..coalesce(array_length(out_name, 1), 0) LOOP
-		partition_name := out_name[i];
-		created := out_created[i];
-		moved := out_moved[i];
+	FOR slot IN 1..coalesce(array_length(out_name, 1), 0) LOOP
+		partition_name := out_name[slot];
+		created := out_created[slot];
+		moved := out_moved[slot];
 		RETURN NEXT;
 	END LOOP;
 END
