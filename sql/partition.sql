@@ -230,18 +230,19 @@ SELECT count(*) FROM uuidv7_partitions('"Sales Data"."Order Items_p2025_01"');
 -- partition; creating the period moves them in, in the same transaction, and
 -- loses none: the DEFAULT partition keeps only rows of periods still missing
 CREATE TABLE "Early Rows" (id uuid PRIMARY KEY CHECK (uuidv7_domain_check(id)), "Qty" int NOT NULL,
-	at timestamptz GENERATED ALWAYS AS (uuidv7_timestamp(id)) STORED) PARTITION BY RANGE (id);
+	at timestamptz GENERATED ALWAYS AS (uuidv7_timestamp(id)) STORED,
+	"%1$s note" text NOT NULL DEFAULT 'a % in a name is no format placeholder') PARTITION BY RANGE (id);
 CREATE INDEX "Early Rows qty" ON "Early Rows" ("Qty");
 CREATE TABLE "Early Rows default" PARTITION OF "Early Rows" DEFAULT;
 INSERT INTO "Early Rows" (id, "Qty")
 SELECT uuidv7_generate_at('2025-01-01 00:00+00'::timestamptz + g * interval '97 minutes'), g FROM generate_series(0, 2999) g;
-CREATE TEMP TABLE early_before AS SELECT id, "Qty", at FROM "Early Rows";
+CREATE TEMP TABLE early_before AS SELECT id, "Qty", at, "%1$s note" FROM "Early Rows";
 SELECT * FROM uuidv7_create_partitions('"Early Rows"', '2025-01-01', '2025-04-01', '1 month', 'UTC');
 SELECT * FROM uuidv7_create_partitions('"Early Rows"', '2025-01-01', '2025-04-01', '1 month', 'UTC');
 SELECT tableoid::regclass AS partition, count(*), min(at), max(at) FROM "Early Rows" GROUP BY 1 ORDER BY 2 DESC, 1;
 SELECT (SELECT count(*) FROM early_before) AS rows_before, count(*) AS rows_after,
-	NOT EXISTS ((SELECT id, "Qty", at FROM "Early Rows" EXCEPT TABLE early_before)
-				UNION ALL (TABLE early_before EXCEPT SELECT id, "Qty", at FROM "Early Rows")) AS same_rows,
+	NOT EXISTS ((SELECT id, "Qty", at, "%1$s note" FROM "Early Rows" EXCEPT TABLE early_before)
+				UNION ALL (TABLE early_before EXCEPT SELECT id, "Qty", at, "%1$s note" FROM "Early Rows")) AS same_rows,
 	count(*) FILTER (WHERE tableoid = '"Early Rows default"'::regclass AND at < '2025-04-01') AS left_in_default
 FROM "Early Rows";
 -- the moved-in partition is a partition like any other: the parent's
