@@ -362,7 +362,8 @@ pg_root() {
 # another) as root, with /proc, /dev, /tmp and the checkout mounted at the
 # same paths as outside, so that throwaway clusters, logs and copies of the
 # tree are shared with the machine, and the machine's certificate store (the
-# root trusts what the machine trusts, for npm among others)
+# root trusts what the machine trusts, for npm among others).  The command
+# finds the root's path (as the machine sees it) in UUIDV7_IN_ROOT.
 in_root() {
 	local major=$1 root
 	shift
@@ -377,7 +378,7 @@ in_root() {
 		mount --bind /tmp "$root/tmp" &&
 			mount --bind -o ro /etc/ssl/certs "$root/etc/ssl/certs" &&
 			mkdir -p "$root$top" && mount --bind "$top" "$root$top" &&
-			exec chroot "$root" /usr/bin/env -C "$top" "$@"' sh "$root" "$TOP" "$@"
+			exec chroot "$root" /usr/bin/env -C "$top" UUIDV7_IN_ROOT="$root" "$@"' sh "$root" "$TOP" "$@"
 }
 
 CLUSTER_DIRS=()

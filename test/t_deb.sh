@@ -11,16 +11,23 @@
 #   extensions are created and the regression suites run against the
 #   installed files, as debian/tests (autopkgtest) runs them.
 #
-# Runs on the machine's own server only (exit 77 elsewhere).
+# Runs on the machine's own server.  In the Debian unstable root that runs
+# PostgreSQL 19 (test/lib.sh in_root), the packages of every major the root
+# has (18 and 19) are built there, each with its installcheck, and checked
+# by lintian; they are not installed there, where the suite has installed
+# uuidv7 from the tree.  Elsewhere (a server built from source) it is
+# skipped (exit 77).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
 
 if [ "$PG_CONFIG" != "/usr/lib/postgresql/$PG_MAJOR/bin/pg_config" ]; then
-	echo "the packages are built for the machine's own PostgreSQL: skipped on $PG_MAJOR"
+	echo "the packages are built for Debian's PostgreSQL: skipped on $PG_MAJOR, built from source"
 	exit 77
 fi
-apt_install dpkg-dev debhelper postgresql-all lintian
+apt_install dpkg-dev debhelper postgresql-server-dev-all lintian
+# in a root, every major it has (19 is in no suite's list of supported ones)
+[ -z "${UUIDV7_IN_ROOT:-}" ] || export PG_SUPPORTED_VERSIONS=installed
 
 work=$(mktemp -d /tmp/uuidv7-deb.XXXXXX)
 chmod 755 "$work"
@@ -29,20 +36,29 @@ mkdir "$work/uuidv7"
 (cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
 	xargs -0 cp --parents -t "$work/uuidv7")
 
-# the build: one package per supported major (here the machine's)
+# the build: one package per supported major (the machine's; in a root,
+# every major it has), each with the pg_regress suites on pg_virtualenv's
+# cluster (-d: the build dependencies are there, postgresql-all's pull of
+# every supported major's headers is not needed)
 (cd "$work/uuidv7" && pg_buildext updatecontrol >/dev/null &&
-	dpkg-buildpackage -us -uc -b >"$work/build.log" 2>&1) ||
+	dpkg-buildpackage -us -uc -b -d >"$work/build.log" 2>&1) ||
 	{ tail -n 60 "$work/build.log"; exit 1; }
 grep -E '^ *All [0-9]+ tests passed|^# All [0-9]+ tests passed|dpkg-deb: building' "$work/build.log"
+for deb in "$work"/postgresql-*-uuidv7_*.deb; do
+	echo "built $(basename "$deb"): $(dpkg-deb -c "$deb" | grep -c 'extension/uuidv7')" \
+		"extension files, depends on $(dpkg-deb -f "$deb" Depends)"
+done
 deb=$(ls "$work"/postgresql-"$PG_MAJOR"-uuidv7_*.deb)
-echo "built $(basename "$deb"): $(dpkg-deb -c "$deb" | grep -c 'extension/uuidv7')" \
-	"extension files, depends on $(dpkg-deb -f "$deb" Depends)"
 
 # lintian: no error (an initial upload that closes no bug is what a
 # package outside Debian is)
 lintian --fail-on error --suppress-tags initial-upload-closes-no-bugs "$work"/*.changes 2>&1 | grep -v '^running with root privileges' || true
 lintian --fail-on error --suppress-tags initial-upload-closes-no-bugs "$work"/*.changes >/dev/null 2>&1 ||
 	{ echo "lintian found errors"; exit 1; }
+
+if [ -n "${UUIDV7_IN_ROOT:-}" ]; then
+	exit 0
+fi
 
 # a server that has never seen the source tree: Debian's own, in a root of
 # the machine's suite; the package installed there, then the suites of the
