@@ -41,7 +41,7 @@ new_database() { # new_database DB: uuidv7 and a live orders table of 1,000 rows
 	q "$1" "INSERT INTO orders SELECT uuidv7_generate_at(now() - g * interval '1 hour'), g FROM generate_series(1, 1000) g"
 }
 outcome() { # outcome DB: what the migrations left
-	q "$1" "SELECT (SELECT relkind FROM pg_class WHERE oid = 'orders'::regclass) || ' ' || (SELECT count(*) FROM orders)
+	q "$1" "SELECT (SELECT relkind::text FROM pg_class WHERE oid = 'orders'::regclass) || ' ' || (SELECT count(*) FROM orders)
 		|| ' ' || CASE WHEN to_regclass('events') IS NULL THEN 'none'
 			ELSE (SELECT count(*) FILTER (WHERE period_start IS NOT NULL) || '+' || count(*) FILTER (WHERE period_start IS NULL)
 				  FROM uuidv7_partitions(to_regclass('events'))) END"
