@@ -46,6 +46,23 @@ outcome() { # outcome DB: what the migrations left
 			ELSE (SELECT count(*) FILTER (WHERE period_start IS NOT NULL) || '+' || count(*) FILTER (WHERE period_start IS NULL)
 				  FROM uuidv7_partitions(to_regclass('events'))) END"
 }
+# tool_runs LABEL DB RUN ADOPTION BLOCK: the tool's run (shell function RUN)
+# with the adoption migration in file ADOPTION written without its switch,
+# then as the README's BLOCK writes it; prints both outcomes (relkind and
+# rows of orders, then events' periods + its DEFAULT) and fails unless the
+# first stopped with 25001 having changed nothing and the second did it all
+tool_runs() {
+	local label=$1 db=$2 run=$3 adoption=$4 block=$5 plain plain_left rc=0 left
+	plain=$("$run" 2>&1 | grep -oE 'cannot run inside a transaction block' | head -n 1) || true
+	plain_left=$(outcome "$db")
+	readme_block "$block" >"$adoption"
+	"$run" >"$work/$db.log" 2>&1 || { rc=$?; tail -n 20 "$work/$db.log"; }
+	left=$(outcome "$db")
+	echo "$label, adoption without its switch: '$plain', left: $plain_left"
+	echo "$label, the README's migrations: exit $rc, left: $left"
+	[ "$plain" = "cannot run inside a transaction block" ] && [ "$plain_left" = "r 1000 none" ] &&
+		[ "$rc" = 0 ] && [ "$left" = "p 1000 4+1" ]
+}
 user=$(/usr/bin/python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$PGUSER")
 
 # Alembic
@@ -75,14 +92,9 @@ command.upgrade(cfg, "head")
 PY
 	)
 }
-alembic_plain=$(alembic_upgrade 2>&1 | grep -oE 'cannot run inside a transaction block' | head -n 1) || true
-alembic_plain_left=$(outcome alembic_app)
-readme_block "alembic 0002_adopt_orders.py" >"$work/alembic/migrations/versions/0002_adopt_orders.py"
-alembic_rc=0
-alembic_upgrade >"$work/alembic.log" 2>&1 || { alembic_rc=$?; tail -n 20 "$work/alembic.log"; }
-alembic_left=$(outcome alembic_app)
-echo "alembic, adoption without its switch: '$alembic_plain', left: $alembic_plain_left"
-echo "alembic, the README's migrations: exit $alembic_rc, left: $alembic_left"
+failed=0
+tool_runs Alembic alembic_app alembic_upgrade "$work/alembic/migrations/versions/0002_adopt_orders.py" \
+	"alembic 0002_adopt_orders.py" || failed=1
 
 # node-pg-migrate
 new_database npm_app
@@ -97,17 +109,6 @@ npm_up() {
 	(cd "$work" && DATABASE_URL="postgres://$user@/npm_app?host=$PGHOST&port=$PGPORT" \
 		./node_modules/.bin/node-pg-migrate up -m migrations)
 }
-npm_plain=$(npm_up 2>&1 | grep -oE 'cannot run inside a transaction block' | head -n 1) || true
-npm_plain_left=$(outcome npm_app)
-readme_block "node-pg-migrate 1700000000002_adopt_orders.js" >"$work/migrations/1700000000002_adopt_orders.js"
-npm_rc=0
-npm_up >"$work/npm.log" 2>&1 || { npm_rc=$?; tail -n 20 "$work/npm.log"; }
-npm_left=$(outcome npm_app)
-echo "node-pg-migrate, adoption without its switch: '$npm_plain', left: $npm_plain_left"
-echo "node-pg-migrate, the README's migrations: exit $npm_rc, left: $npm_left"
-
-# (relkind, rows of orders, then events' periods + its DEFAULT)
-[ "$alembic_plain" = "cannot run inside a transaction block" ] && [ "$alembic_plain_left" = "r 1000 none" ] &&
-	[ "$alembic_rc" = 0 ] && [ "$alembic_left" = "p 1000 4+1" ] &&
-	[ "$npm_plain" = "cannot run inside a transaction block" ] && [ "$npm_plain_left" = "r 1000 none" ] &&
-	[ "$npm_rc" = 0 ] && [ "$npm_left" = "p 1000 4+1" ]
+tool_runs node-pg-migrate npm_app npm_up "$work/migrations/1700000000002_adopt_orders.js" \
+	"node-pg-migrate 1700000000002_adopt_orders.js" || failed=1
+[ "$failed" = 0 ]
