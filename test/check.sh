@@ -130,8 +130,9 @@ done
 echo
 echo "== results"
 grep -h '^RESULT ' "$results"/*.log | sort -k2,2 -k3,3 | awk '{ printf "%-6s %-30s %s\n", $2, $3, $4 }'
-# (a major's "regress" line sums up its regress/<test> lines: counted only when it failed)
-passed=$(grep -h '^RESULT .* ok$' "$results"/*.log | grep -vc ' regress ok$' || true)
+# (a major's "regress" and "regress_settings" lines sum up their per-test
+# lines: counted only when they failed)
+passed=$(grep -h '^RESULT .* ok$' "$results"/*.log | grep -vcE ' regress(_settings)? ok$' || true)
 failed=$(grep -h '^RESULT .* FAILED$' "$results"/*.log | wc -l || true)
 skipped=$(grep -h '^RESULT .* skipped$' "$results"/*.log | wc -l || true)
 # a major whose suite did not get as far as its first result counts as failed

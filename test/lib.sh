@@ -290,14 +290,22 @@ pg_root_suite() {
 	esac
 }
 
+# pg_root_extra_suite MAJOR: the suite listed beside the root's own, whose
+# packages apt takes only when asked for as package/suite: experimental, for
+# a major still in release candidates
+pg_root_extra_suite() {
+	[ "$1" -lt 19 ] || echo experimental
+}
+
 # pg_root_packages MAJOR: the packages its root holds: the server, its
 # headers and what building uuidv7 and running the suite there need (a
 # locale other than C among them, for the suite under other settings); the
-# major before it, for t_pgupgrade.sh; 19 from experimental alone (with
-# -t experimental apt cannot solve perl)
+# major before it, for t_pgupgrade.sh; the major's own from the extra suite
+# alone (with -t experimental apt cannot solve perl)
 pg_root_packages() {
-	local major=$1 pin=
-	[ "$major" -ge 19 ] && pin=/experimental
+	local major=$1 extra pin=
+	extra=$(pg_root_extra_suite "$major")
+	[ -z "$extra" ] || pin=/$extra
 	echo "postgresql-$major$pin postgresql-client-$major$pin postgresql-server-dev-$major$pin postgresql-$major-jit$pin"
 	echo "libpq5$pin libpq-dev$pin"
 	echo "postgresql-$((major - 1)) postgresql-server-dev-$((major - 1))"
@@ -351,11 +359,10 @@ debian_root() {
 
 # pg_root MAJOR: the cached root that runs MAJOR's server (see debian_root)
 pg_root() {
-	local major=$1 suite extra=
-	suite=$(pg_root_suite "$major")
-	[ "$major" -ge 19 ] && extra=experimental
+	local suite
+	suite=$(pg_root_suite "$1")
 	# shellcheck disable=SC2046
-	debian_root "$suite-$major" "$suite" "$extra" $(pg_root_packages "$major")
+	debian_root "$suite-$1" "$suite" "$(pg_root_extra_suite "$1")" $(pg_root_packages "$1")
 }
 
 # in_root MAJOR CMD...: run a command in MAJOR's root (UUIDV7_ROOT names
