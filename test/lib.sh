@@ -22,6 +22,7 @@
 #   as_pg_user cmd...           run a command as the cluster's OS user
 #   psql_q sql                  run SQL, print bare results, stop on the first error
 #   create_bench_ms             bench_ms(statement): its milliseconds, for test/bench
+#   upkeep_writer_script        pgbench script of writers of every month, for upkeep
 #   app_create, app_schema, app_digests, app_works
 #                               the application database of test/app.sql
 
@@ -474,6 +475,21 @@ app_works() { # app_works DB: prints "0 t 2 t" when it all works
 		INSERT INTO events (kind) VALUES ('later') RETURNING uuidv7_timestamp(id) > now() - interval '1 minute';
 		SELECT count(*) FROM uuidv7_partition_ddl('orders', '2025-07-01', '2025-09-01', '1 month', 'UTC');
 		SELECT '2025-07-01 00:00+00'::timestamptz::uuid::timestamptz = '2025-07-01 00:00+00';" | tr '\n' ' ' | sed 's/ $//'
+}
+
+# upkeep_writer_script: the pgbench script of an application writing to
+# table ev (id uuid7, client int, at timestamptz) while its partitions are
+# kept: five rows a transaction, each at a random millisecond of January to
+# June 2025 (181 days), as clients with their own clocks or a backfill send
+# them (test/t_upkeep_load.sh checks upkeep under it, test/bench/upkeep.sh
+# times it)
+upkeep_writer_script() {
+	echo "BEGIN;"
+	for r in 1 2 3 4 5; do
+		echo "\\set ms$r random(0, 15638399999)"
+		echo "INSERT INTO ev VALUES (uuidv7_generate_at('2025-01-01 00:00+00'::timestamptz + :ms$r * interval '1 millisecond'), :client_id, clock_timestamp());"
+	done
+	echo "END;"
 }
 
 # create_bench_ms: in the database of PGDATABASE, bench_ms(statement), the

@@ -34,16 +34,7 @@ q "SELECT count(*) FROM uuidv7_create_partitions('ev', '2024-12-01', '2025-03-01
 q "INSERT INTO ev SELECT uuidv7_generate_at('2024-12-01 00:00+00'::timestamptz + g * interval '40 minutes'), 0, now()
 	FROM generate_series(1, 1000) g"
 
-# five rows a transaction, each at a random millisecond of January to June
-# 2025 (181 days)
-{
-	echo "BEGIN;"
-	for r in 1 2 3 4 5; do
-		echo "\\set ms$r random(0, 15638399999)"
-		echo "INSERT INTO ev VALUES (uuidv7_generate_at('2025-01-01 00:00+00'::timestamptz + :ms$r * interval '1 millisecond'), :client_id, clock_timestamp());"
-	done
-	echo "END;"
-} >"$work/writer.sql"
+upkeep_writer_script >"$work/writer.sql"
 
 seconds=${LOAD_SECONDS:-16}
 "$PG_BINDIR/pgbench" -n -c 4 -j 2 -T "$seconds" -f "$work/writer.sql" >"$work/pgbench.out" 2>&1 &

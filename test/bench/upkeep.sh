@@ -33,14 +33,7 @@ cluster_start uuidv7-bench-upkeep "shared_buffers = 1GB" "max_wal_size = 4GB" "j
 	"checkpoint_timeout = 30min"
 psql_q "CREATE EXTENSION uuidv7"
 
-{
-	echo "BEGIN;"
-	for r in 1 2 3 4 5; do
-		echo "\\set ms$r random(0, 15638399999)"
-		echo "INSERT INTO ev VALUES (uuidv7_generate_at('2025-01-01 00:00+00'::timestamptz + :ms$r * interval '1 millisecond'), :client_id, clock_timestamp());"
-	done
-	echo "END;"
-} >"$work/writer.sql"
+upkeep_writer_script >"$work/writer.sql"
 
 # fresh_table N: the table, with N rows of March waiting in DEFAULT
 fresh_table() {
