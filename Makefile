@@ -11,11 +11,21 @@ OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 	src/bounds.o src/domain.o src/partition.o src/base32.o src/textform.o \
 	src/operators.o src/aggregate.o
 
-# The install script is hand-edited in sql/uuidv7.sql and copied to the
-# current version's name; released versions keep their install scripts (for
-# the upgrade test) beside one upgrade script per release.
-DATA_built = sql/uuidv7--$(EXTVERSION).sql sql/uuidv7_time_ops--$(TIME_OPS_VERSION).sql
-DATA = $(filter-out $(DATA_built),$(patsubst $(src)%,%,$(wildcard $(src)sql/uuidv7--*.sql $(src)sql/uuidv7_time_ops--*.sql)))
+# The SQL of each concern stands beside its C in src/ (src/generate.sql
+# beside src/generate.c), both editions' versions of an object together
+# (src/assemble.awk); make assembles from them, in this order, the install
+# script of the version in development and its upgrade scripts, whose
+# sources in src/update/ name the objects they take from src/.  Released
+# versions keep their scripts in src/released/, as they were released (the
+# upgrade test walks them).
+UUIDV7_SOURCES = $(addprefix src/,uuidv7.sql generate.sql extract.sql bounds.sql \
+	domain.sql aggregate.sql compat.sql partition.sql lifecycle.sql adopt.sql \
+	doctor.sql textform.sql)
+TIME_OPS_SOURCES = src/operators.sql
+UPDATES = $(patsubst $(src)src/update/%,build/%,$(wildcard $(src)src/update/*.sql))
+
+DATA_built = build/uuidv7--$(EXTVERSION).sql build/uuidv7_time_ops--$(TIME_OPS_VERSION).sql $(UPDATES)
+DATA = $(patsubst $(src)%,%,$(wildcard $(src)src/released/*.sql))
 
 REGRESS = generate extract bounds domain planner compat errors partition textform time_ops time_ops_brin_multi rls adversarial randomness security adopt doctor minmax upgrade
 REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=uuidv7
@@ -28,22 +38,31 @@ PG_CPPFLAGS = -isystem $(shell $(PG_CONFIG) --includedir-server) \
 	-DUUIDV7_VERSION=\"$(EXTVERSION)\"
 PG_CFLAGS = -Wall -Wextra $(if $(WERROR),-Werror)
 
-EXTRA_CLEAN = $(DATA_built)
+EXTRA_CLEAN = build sql-edition
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # (out of the tree, the object and built script directories are made
 # first; named by absolute path, which VPATH does not search)
-$(OBJS) $(DATA_built): | $(CURDIR)/src $(CURDIR)/sql
-$(CURDIR)/src $(CURDIR)/sql:
+$(OBJS): | $(CURDIR)/src
+$(DATA_built): | $(CURDIR)/build
+$(CURDIR)/src $(CURDIR)/build:
 	mkdir -p $@
 
-sql/uuidv7--$(EXTVERSION).sql: sql/uuidv7.sql
-	cp $< $@
+ASSEMBLE = awk -f $(src)src/assemble.awk
 
-sql/uuidv7_time_ops--$(TIME_OPS_VERSION).sql: sql/uuidv7_time_ops.sql
-	cp $< $@
+build/uuidv7--$(EXTVERSION).sql: $(UUIDV7_SOURCES) src/assemble.awk
+	$(ASSEMBLE) -v edition=c $(addprefix $(src),$(UUIDV7_SOURCES)) > $@
+
+build/uuidv7_time_ops--$(TIME_OPS_VERSION).sql: $(TIME_OPS_SOURCES) src/assemble.awk
+	$(ASSEMBLE) -v edition=c $(addprefix $(src),$(TIME_OPS_SOURCES)) > $@
+
+build/uuidv7--%.sql: src/update/uuidv7--%.sql $(UUIDV7_SOURCES) src/assemble.awk
+	$(ASSEMBLE) -v edition=c -v template=$< $(addprefix $(src),$(UUIDV7_SOURCES)) > $@
+
+build/uuidv7_time_ops--%.sql: src/update/uuidv7_time_ops--%.sql $(TIME_OPS_SOURCES) src/assemble.awk
+	$(ASSEMBLE) -v edition=c -v template=$< $(addprefix $(src),$(TIME_OPS_SOURCES)) > $@
 
 # the PGXN distribution: the committed tree at HEAD, in a zip named for the
 # version (test/t_meta.sh checks it against META.json)

@@ -74,9 +74,11 @@ with zipfile.ZipFile(zip_path) as z:
     if any(not n.startswith(prefix) for n in names):
         problems.append(f"not every file of the zip is under {prefix}")
     need = ["META.json", "Makefile", "README.md", "LICENSE", "uuidv7.control", "uuidv7_time_ops.control",
-            "sql/uuidv7.sql", "sql/uuidv7_time_ops.sql"]
+            "src/assemble.awk"]
     need += [str(p.relative_to(top)) for p in top.glob("src/*.[ch]")]
-    need += [str(p.relative_to(top)) for p in top.glob("sql/uuidv7*--*.sql")]
+    need += [str(p.relative_to(top)) for p in top.glob("src/*.sql")]
+    need += [str(p.relative_to(top)) for p in top.glob("src/released/*.sql")]
+    need += [str(p.relative_to(top)) for p in top.glob("src/update/*.sql")]
     for n in need:
         if prefix + n not in names:
             problems.append(f"the zip lacks {n}")

@@ -1,0 +1,225 @@
+-- adoption of a live table
+
+-- Raise 25001 inside a transaction block, with a hint, for the procedures
+-- that commit between their steps (their own COMMIT would fail there with a
+-- message that does not say what to do)
+CREATE FUNCTION uuidv7_forbid_transaction_block(procedure_name pg_catalog.text) RETURNS void
+AS 'MODULE_PATHNAME', 'uuidv7_forbid_transaction_block'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION uuidv7_forbid_transaction_block(pg_catalog.text) IS
+'raise 25001 if called inside a transaction block (used by the procedures that commit between their steps)';
+
+-- Turn a live table keyed by UUIDv7 into a table range-partitioned on that
+-- key, of the same name, without rewriting its rows: the table itself
+-- becomes the partition of the periods its rows fall in, up to the end of
+-- the current one, and the next periods are made ahead.  A procedure, so
+-- that it commits between its steps: the scans (keys that are not version 7,
+-- the CHECK of the v7 rule for a plain uuid key, the CHECK of the bounds that
+-- spares ATTACH a scan) run under SHARE UPDATE EXCLUSIVE, beside reads and
+-- writes, and ACCESS EXCLUSIVE is held only for the catalog swap: rename the
+-- table and its indexes, create the partitioned table of the old name LIKE
+-- it, attach the old one, carry over owner, grants, comment, row security and
+-- policies.  (No SET clause: a procedure with one cannot commit; each
+-- transaction sets its own search_path.)
+CREATE PROCEDURE uuidv7_adopt_table(tbl pg_catalog.regclass, step pg_catalog.interval,
+									zone pg_catalog.text DEFAULT pg_catalog.current_setting('TimeZone'),
+									periods_ahead pg_catalog.int4 DEFAULT 3)
+LANGUAGE plpgsql
+AS $procedure$
+DECLARE
+	schema_name name;
+	table_name name;
+	kept_name text;
+	relkind "char";
+	key_column name;
+	key_type oid;
+	plain_uuid boolean;
+	rule_check text;
+	bounds_check text := 'uuidv7_adopt_bounds';
+	not_v7 bigint;
+	oldest timestamptz;
+	newest timestamptz;
+	months int;
+	days int;
+	seconds numeric;
+	anchor timestamptz;
+	lower_bound uuid;
+	upper_bound uuid;
+	upper_time timestamptz;
+	parent regclass;
+	kept regclass;
+	idx record;
+	acl record;
+	pol record;
+BEGIN
+	-- (before anything else: the caller's search_path must not choose the
+	-- functions and operators this calls)
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	PERFORM @extschema@.uuidv7_forbid_transaction_block('uuidv7_adopt_table');
+	IF tbl IS NULL OR step IS NULL OR zone IS NULL OR periods_ahead IS NULL THEN
+		RAISE EXCEPTION 'uuidv7_adopt_table() takes no NULL argument'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF periods_ahead < 0 THEN
+		RAISE EXCEPTION 'periods_ahead must not be negative' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	-- the step and zone are checked before anything changes
+	PERFORM @extschema@.uuidv7_partition_bounds(now(), now() + step, step, zone);
+	months := extract(year FROM step) * 12 + extract(month FROM step);
+	days := extract(day FROM step);
+	seconds := extract(epoch FROM step - make_interval(months => months, days => days));
+
+	SELECT n.nspname, c.relname, c.relkind INTO schema_name, table_name, relkind
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = tbl;
+	IF relkind <> 'r' OR EXISTS (SELECT FROM pg_inherits WHERE inhrelid = tbl OR inhparent = tbl) THEN
+		RAISE EXCEPTION 'table "%" is not a plain table', table_name
+			USING ERRCODE = 'wrong_object_type',
+				  DETAIL = 'Only a table that is neither partitioned nor a partition nor in an inheritance tree can be adopted.';
+	END IF;
+	SELECT a.attname, a.atttypid INTO key_column, key_type
+	FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+	WHERE i.indrelid = tbl AND i.indisprimary AND i.indnatts = 1;
+	plain_uuid := key_type = 'pg_catalog.uuid'::regtype;
+	WHILE key_type IS NOT NULL AND key_type <> 'pg_catalog.uuid'::regtype LOOP
+		SELECT nullif(typbasetype, 0) INTO key_type FROM pg_type WHERE oid = key_type;
+	END LOOP;
+	IF key_type IS NULL THEN
+		RAISE EXCEPTION 'table "%" has no primary key of a single uuid column', table_name
+			USING ERRCODE = 'wrong_object_type';
+	END IF;
+	IF EXISTS (SELECT FROM pg_attribute WHERE attrelid = tbl AND attidentity <> '' AND NOT attisdropped) THEN
+		RAISE EXCEPTION 'table "%" has an identity column', table_name
+			USING ERRCODE = 'feature_not_supported',
+				  HINT = 'Turn it into a column with a sequence default (ALTER COLUMN ... DROP IDENTITY, then SET DEFAULT nextval(...)) first.';
+	END IF;
+	kept_name := table_name || '_adopted';
+	IF octet_length(kept_name) > 63 OR to_regclass(format('%I.%I', schema_name, kept_name)) IS NOT NULL THEN
+		RAISE EXCEPTION 'cannot name the adopted table "%"', kept_name
+			USING ERRCODE = 'duplicate_table',
+				  DETAIL = 'The name is taken or longer than 63 bytes.';
+	END IF;
+
+	-- every key must be a UUIDv7: a plain uuid key is scanned (ACCESS SHARE)
+	-- and then keeps the rule as a validated CHECK; a uuid7 key has it
+	rule_check := left(table_name, 50) || '_uuidv7_key';
+	IF plain_uuid THEN
+		EXECUTE format('SELECT count(*) FROM %s WHERE @extschema@.uuidv7_timestamp(%I) IS NULL', tbl, key_column)
+			INTO not_v7;
+		IF not_v7 > 0 THEN
+			RAISE EXCEPTION 'table "%" has % keys that are not version 7 UUIDs', table_name, not_v7
+				USING ERRCODE = 'check_violation',
+					  HINT = format('List them with SELECT %I FROM %s WHERE uuidv7_timestamp(%I) IS NULL; a time-partitioned table cannot hold them (see "From bigserial or version 4 keys" in the README).',
+									key_column, tbl, key_column);
+		END IF;
+		COMMIT;
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+		IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = tbl AND conname = rule_check) THEN
+			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (@extschema@.uuidv7_timestamp(%I) IS NOT NULL) NOT VALID',
+						   tbl, rule_check, key_column);
+			COMMIT;
+			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+		END IF;
+		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', tbl, rule_check);
+		COMMIT;
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	END IF;
+
+	-- the periods the rows fall in, counted from the start of the oldest
+	-- row's year, quarter, month, week, day, hour or minute, up to the end of
+	-- the period of now (or of the newest row, if later)
+	EXECUTE format('SELECT @extschema@.uuidv7_timestamp((SELECT %1$I FROM %2$s ORDER BY %1$I LIMIT 1)), '
+				   '@extschema@.uuidv7_timestamp((SELECT %1$I FROM %2$s ORDER BY %1$I DESC LIMIT 1))', key_column, tbl)
+		INTO oldest, newest;
+	anchor := date_trunc(CASE
+							 WHEN months > 0 AND months % 12 = 0 AND days = 0 AND seconds = 0 THEN 'year'
+							 WHEN months > 0 AND months % 3 = 0 AND days = 0 AND seconds = 0 THEN 'quarter'
+							 WHEN months > 0 THEN 'month'
+							 WHEN days > 0 AND days % 7 = 0 AND seconds = 0 THEN 'week'
+							 WHEN days > 0 OR seconds >= 3600 THEN 'day'
+							 WHEN seconds >= 60 THEN 'hour'
+							 ELSE 'minute'
+						 END, least(coalesce(oldest, now()), now()), zone);
+	SELECT b.lower_bound INTO lower_bound
+	FROM @extschema@.uuidv7_partition_bounds(anchor, anchor + step, step, zone) b;
+	SELECT b.upper_bound, b.period_end INTO upper_bound, upper_time
+	FROM @extschema@.uuidv7_partition_bounds(anchor, greatest(now(), newest) + interval '1 microsecond', step, zone) b
+	ORDER BY b.period_start DESC LIMIT 1;
+
+	-- the bounds as a CHECK, validated beside reads and writes, so that
+	-- ATTACH need not scan under its lock
+	IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = tbl AND conname = bounds_check) THEN
+		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%I >= %L AND %I < %L) NOT VALID',
+					   tbl, bounds_check, key_column, lower_bound, key_column, upper_bound);
+		COMMIT;
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	END IF;
+	EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', tbl, bounds_check);
+	COMMIT;
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+
+	-- the swap, under ACCESS EXCLUSIVE until the commit
+	EXECUTE format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', tbl);
+	EXECUTE format('ALTER TABLE %s RENAME TO %I', tbl, kept_name);
+	kept := tbl;
+	-- its indexes' names go with it, so that the parent's take the old ones
+	FOR idx IN SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = kept LOOP
+		EXECUTE format('ALTER INDEX %I.%I RENAME TO %I', schema_name, idx.relname,
+					   left(CASE WHEN starts_with(idx.relname, table_name || '_')
+								 THEN kept_name || substr(idx.relname, length(table_name) + 1)
+								 ELSE idx.relname || '_adopted' END, 63));
+	END LOOP;
+	EXECUTE format('CREATE TABLE %I.%I (LIKE %s INCLUDING ALL) PARTITION BY RANGE (%I)',
+				   schema_name, table_name, kept, key_column);
+	parent := format('%I.%I', schema_name, table_name)::regclass;
+	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', parent, bounds_check);
+	EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
+				   parent, kept, lower_bound, upper_bound);
+	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', kept, bounds_check);
+
+	EXECUTE format('ALTER TABLE %s OWNER TO %I', parent, (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = kept));
+	EXECUTE format('COMMENT ON TABLE %s IS %L', parent, obj_description(kept, 'pg_class'));
+	FOR acl IN
+		SELECT a.grantee, a.privilege_type, a.is_grantable
+		FROM pg_class c, LATERAL aclexplode(c.relacl) a WHERE c.oid = kept
+	LOOP
+		EXECUTE format('GRANT %s ON %s TO %s%s', acl.privilege_type, parent,
+					   CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END,
+					   CASE WHEN acl.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
+	END LOOP;
+	FOR acl IN
+		SELECT t.attname, a.grantee, a.privilege_type, a.is_grantable
+		FROM pg_attribute t, LATERAL aclexplode(t.attacl) a WHERE t.attrelid = kept AND t.attnum > 0
+	LOOP
+		EXECUTE format('GRANT %s (%I) ON %s TO %s%s', acl.privilege_type, acl.attname, parent,
+					   CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END,
+					   CASE WHEN acl.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
+	END LOOP;
+	IF (SELECT relrowsecurity FROM pg_class WHERE oid = kept) THEN
+		EXECUTE format('ALTER TABLE %s ENABLE ROW LEVEL SECURITY', parent);
+	END IF;
+	IF (SELECT relforcerowsecurity FROM pg_class WHERE oid = kept) THEN
+		EXECUTE format('ALTER TABLE %s FORCE ROW LEVEL SECURITY', parent);
+	END IF;
+	FOR pol IN SELECT * FROM pg_policy WHERE polrelid = kept LOOP
+		EXECUTE format('CREATE POLICY %I ON %s AS %s FOR %s TO %s%s%s', pol.polname, parent,
+					   CASE WHEN pol.polpermissive THEN 'PERMISSIVE' ELSE 'RESTRICTIVE' END,
+					   CASE pol.polcmd WHEN 'r' THEN 'SELECT' WHEN 'a' THEN 'INSERT' WHEN 'w' THEN 'UPDATE'
+									   WHEN 'd' THEN 'DELETE' ELSE 'ALL' END,
+					   (SELECT string_agg(CASE WHEN r = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(r)) END, ', ')
+						FROM unnest(pol.polroles) r),
+					   ' USING (' || pg_get_expr(pol.polqual, pol.polrelid) || ')',
+					   ' WITH CHECK (' || pg_get_expr(pol.polwithcheck, pol.polrelid) || ')');
+	END LOOP;
+	COMMIT;
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+
+	-- the next periods, ahead of the rows that will need them
+	IF periods_ahead > 0 THEN
+		PERFORM count(*) FROM @extschema@.uuidv7_create_partitions(parent, upper_time, upper_time + step * periods_ahead, step, zone);
+	END IF;
+END
+$procedure$;
+
+COMMENT ON PROCEDURE uuidv7_adopt_table(pg_catalog.regclass, pg_catalog.interval, pg_catalog.text, pg_catalog.int4) IS
+'turn a table keyed by UUIDv7 into a table of the same name range-partitioned on that key, without rewriting its rows: it becomes the partition of its periods, and the next ones are made';

@@ -1,0 +1,149 @@
+-- health check
+
+-- A health check of what the extension is used for, on what the calling
+-- role may read: each finding with how bad it is, what it is about, what is
+-- wrong and how to fix it.  Read-only.
+CREATE FUNCTION uuidv7_doctor(OUT severity pg_catalog.text, OUT object pg_catalog.text,
+							  OUT problem pg_catalog.text, OUT fix pg_catalog.text)
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	t record;
+	has_rows boolean;
+	time_ops_schema name;
+BEGIN
+	-- partitioned tables on a uuid key whose partitions end within a week
+	-- (rows after that go to the DEFAULT partition, or fail)
+	FOR t IN
+		SELECT p.parent, max(l.period_end) AS last_end,
+			(array_agg(l.period_end - l.period_start ORDER BY l.lower_bound DESC)
+				FILTER (WHERE l.period_end IS NOT NULL))[1] AS last_step,
+			coalesce(bool_or(l.upper_bound IS NULL AND l.lower_bound IS NOT NULL), false) AS open_ended
+		FROM (SELECT c.oid::regclass AS parent
+			  FROM pg_class c JOIN pg_partitioned_table pt ON pt.partrelid = c.oid
+				  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = pt.partattrs[0]
+				  JOIN pg_type ty ON ty.oid = a.atttypid
+			  WHERE pt.partstrat = 'r' AND pt.partnatts = 1
+				  AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+				  AND NOT c.relispartition
+				  AND has_table_privilege(c.oid, 'SELECT, INSERT')) p
+			LEFT JOIN LATERAL @extschema@.uuidv7_partitions(p.parent) l ON true
+		GROUP BY p.parent
+	LOOP
+		IF NOT t.open_ended AND (t.last_end IS NULL OR t.last_end < now() + interval '7 days') THEN
+			severity := 'warning';
+			object := t.parent::text;
+			IF t.last_end IS NULL THEN
+				problem := 'it has no partition with UUIDv7 bounds';
+				fix := format('SELECT * FROM uuidv7_create_partitions(%L, date_trunc(''day'', now()), now() + interval ''1 month'', ''1 day'');',
+							  t.parent::text);
+			ELSE
+				-- on from where they end, by the length of the last period
+				-- (calendar months and years, and days across a clock change,
+				-- by their names)
+				problem := format('its partitions end at %s', t.last_end);
+				fix := format('SELECT * FROM uuidv7_create_partitions(%L, %L, now() + interval ''1 month'', %L);',
+							  t.parent::text, t.last_end,
+							  CASE WHEN t.last_step BETWEEN interval '28 days' AND interval '31 days' THEN '1 month'
+								   WHEN t.last_step BETWEEN interval '89 days' AND interval '92 days' THEN '3 months'
+								   WHEN t.last_step BETWEEN interval '365 days' AND interval '366 days' THEN '1 year'
+								   WHEN t.last_step BETWEEN interval '23 hours' AND interval '25 hours' THEN '1 day'
+								   ELSE t.last_step::text END);
+			END IF;
+			RETURN NEXT;
+		END IF;
+	END LOOP;
+
+	-- DEFAULT partitions of such tables that hold rows
+	FOR t IN
+		SELECT i.inhparent::regclass AS parent, i.inhrelid::regclass AS default_partition
+		FROM pg_inherits i
+			JOIN pg_class c ON c.oid = i.inhrelid
+			JOIN pg_partitioned_table pt ON pt.partrelid = i.inhparent
+			JOIN pg_attribute a ON a.attrelid = i.inhparent AND a.attnum = pt.partattrs[0]
+			JOIN pg_type ty ON ty.oid = a.atttypid
+		WHERE pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT' AND pt.partstrat = 'r' AND pt.partnatts = 1
+			AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+			AND has_table_privilege(c.oid, 'SELECT')
+	LOOP
+		EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s)', t.default_partition) INTO has_rows;
+		IF has_rows THEN
+			severity := 'warning';
+			object := t.default_partition::text;
+			problem := 'the DEFAULT partition holds rows whose period has no partition';
+			fix := format('create their periods with uuidv7_create_partitions(%L, ...), which moves the rows in', t.parent::text);
+			RETURN NEXT;
+		END IF;
+	END LOOP;
+
+	-- tables of a million rows or more keyed by a uuid whose histogram keeps
+	-- the default number of buckets: PostgreSQL cannot interpolate inside a
+	-- bucket of uuids, so a time range narrower than one bucket is
+	-- estimated at one row (BENCHMARKS.md section 12)
+	IF current_setting('default_statistics_target')::int < 1000 THEN
+		FOR t IN
+			SELECT c.oid::regclass AS tbl, a.attname, c.relkind = 'p' AS partitioned,
+				CASE c.relkind WHEN 'p' THEN (SELECT max(pc.reltuples) FROM pg_partition_tree(c.oid) pt
+											   JOIN pg_class pc ON pc.oid = pt.relid WHERE pt.isleaf)
+					 ELSE c.reltuples END AS rows
+			FROM pg_index i
+				JOIN pg_class c ON c.oid = i.indrelid
+				JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+				JOIN pg_type ty ON ty.oid = a.atttypid
+			WHERE i.indisprimary AND i.indnatts = 1 AND NOT c.relispartition
+				AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+				AND coalesce(a.attstattarget, -1) < 0
+				AND has_table_privilege(c.oid, 'SELECT')
+		LOOP
+			CONTINUE WHEN t.rows IS NULL OR t.rows < 1000000;
+			severity := 'notice';
+			object := t.tbl::text;
+			problem := format('%s rows%s and %s histogram buckets on its key: the planner estimates a time range narrower than a bucket (about %s rows) at 1 row or at a whole bucket',
+							  t.rows::bigint, CASE WHEN t.partitioned THEN ' in its largest partition' ELSE '' END,
+							  current_setting('default_statistics_target'),
+							  (t.rows / current_setting('default_statistics_target')::int)::bigint);
+			fix := format('ALTER TABLE %s ALTER COLUMN %I SET STATISTICS 10000; ANALYZE %s;', t.tbl, t.attname, t.tbl);
+			RETURN NEXT;
+		END LOOP;
+	END IF;
+
+	-- uuidv7_time_ops members that pg_upgrade dropped
+	SELECT n.nspname INTO time_ops_schema
+	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'uuidv7_time_ops';
+	IF time_ops_schema IS NOT NULL THEN
+		FOR t IN EXECUTE format('SELECT * FROM %I.uuidv7_time_ops_status() WHERE NOT present', time_ops_schema) LOOP
+			severity := 'error';
+			object := format('%s %s: %s', t.access_method, t.family, t.member);
+			problem := 'uuidv7_time_ops is missing from PostgreSQL''s operator family: queries by time stop using indexes and pruning';
+			fix := format('SELECT * FROM %I.uuidv7_time_ops_repair();', time_ops_schema);
+			RETURN NEXT;
+		END LOOP;
+	END IF;
+
+	-- Citus tables distributed by a column of a domain over uuid such as uuid7
+	IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+		FOR t IN EXECUTE
+			'SELECT d.logicalrelid::regclass AS tbl, a.attname, a.atttypid::regtype AS typ
+			 FROM pg_catalog.pg_dist_partition d
+				 JOIN pg_catalog.pg_attribute a ON a.attrelid = d.logicalrelid
+					 AND a.attname = pg_catalog.column_to_column_name(d.logicalrelid, d.partkey)
+				 JOIN pg_catalog.pg_type ty ON ty.oid = a.atttypid
+			 WHERE d.partkey IS NOT NULL AND ty.typbasetype = ''pg_catalog.uuid''::pg_catalog.regtype
+				 AND pg_catalog.has_table_privilege(d.logicalrelid, ''SELECT'')'
+		LOOP
+			severity := 'error';
+			object := t.tbl::text;
+			problem := format('it is distributed by column %I of type %s: Citus finds no rows by a uuid literal or parameter, and UPDATE or DELETE by one can crash the coordinator',
+							  t.attname, t.typ);
+			fix := format('distribute it by a tenant column, or make %I a plain uuid with CHECK (uuidv7_domain_check(%I)) (undistribute_table, ALTER COLUMN ... TYPE uuid, create_distributed_table)',
+						  t.attname, t.attname);
+			RETURN NEXT;
+		END LOOP;
+	END IF;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_doctor() IS
+'problems with what uuidv7 is used for, on what the calling role may read: partitions about to run out, rows waiting in DEFAULT, uuidv7_time_ops members missing, a Citus distribution column typed uuid7';

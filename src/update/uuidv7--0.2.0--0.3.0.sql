@@ -1,0 +1,66 @@
+\echo Use "ALTER EXTENSION uuidv7 UPDATE TO '0.3.0'" to load this file. \quit
+
+-- LEAKPROOF where a function raises no error for any input, as core marks
+-- its own uuid functions, so that the planner may still use an index on
+-- them under row-level security
+
+ALTER FUNCTION @extschema@.uuidv7_timestamp(pg_catalog.uuid) LEAKPROOF;
+ALTER FUNCTION @extschema@.uuidv7_unix_ms(pg_catalog.uuid) LEAKPROOF;
+ALTER FUNCTION @extschema@.uuidv7_to_base32(pg_catalog.uuid) LEAKPROOF;
+ALTER FUNCTION @extschema@.uuidv7_to_base32_grouped(pg_catalog.uuid) LEAKPROOF;
+
+-- the compatibility versions of core's extraction functions, on servers
+-- where this extension created them (a function of the user's by that name
+-- is left alone)
+DO $leakproof$
+DECLARE
+	fn pg_catalog.regprocedure;
+BEGIN
+	FOR fn IN
+		SELECT d.objid::pg_catalog.regprocedure
+		FROM pg_catalog.pg_depend d
+		WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+			AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+			AND d.refobjid OPERATOR(pg_catalog.=) (SELECT e.oid FROM pg_catalog.pg_extension e
+												   WHERE e.extname OPERATOR(pg_catalog.=) 'uuidv7')
+			AND d.deptype OPERATOR(pg_catalog.=) 'e'
+			AND d.objid OPERATOR(pg_catalog.=) ANY (ARRAY[
+				pg_catalog.to_regprocedure('@extschema@.uuid_extract_timestamp(pg_catalog.uuid)'),
+				pg_catalog.to_regprocedure('@extschema@.uuid_extract_version(pg_catalog.uuid)')]::pg_catalog.oid[])
+	LOOP
+		EXECUTE pg_catalog.format('ALTER FUNCTION %s LEAKPROOF', fn);
+	END LOOP;
+END
+$leakproof$;
+
+-- partitioning: one check of the parent for every partition function, one
+-- creator at a time per parent, and the list of a parent's partitions
+
+--#object uuidv7_partitioned_parent
+
+--#object uuidv7_partition_ddl replace
+
+-- uuidv7_create_partitions reports how many rows each period took from the
+-- DEFAULT partition: a new OUT column, so the function is made anew
+DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.timestamptz,
+												 pg_catalog.interval, pg_catalog.text);
+
+--#object uuidv7_lock_for_upkeep
+
+--#object uuidv7_create_partitions
+
+--#object uuidv7_partitions
+
+--#object uuidv7_drop_partitions
+
+--#object uuidv7_forbid_transaction_block
+
+--#object uuidv7_adopt_table
+
+--#object uuidv7_doctor
+
+--#object uuidv7_uuid_smaller
+
+--#object uuidv7_uuid_larger
+
+--#object minmax
