@@ -18,7 +18,7 @@ OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 # sources in src/update/ name the objects they take from src/.  Released
 # versions keep their scripts in src/released/, as they were released (the
 # upgrade test walks them).
-UUIDV7_SOURCES = $(addprefix src/,uuidv7.sql generate.sql extract.sql bounds.sql \
+UUIDV7_SOURCES = $(addprefix src/,uuidv7.sql time.sql generate.sql extract.sql bounds.sql \
 	domain.sql aggregate.sql compat.sql partition.sql lifecycle.sql adopt.sql \
 	doctor.sql textform.sql)
 TIME_OPS_SOURCES = src/operators.sql
@@ -27,7 +27,11 @@ UPDATES = $(patsubst $(src)src/update/%,build/%,$(wildcard $(src)src/update/*.sq
 DATA_built = build/uuidv7--$(EXTVERSION).sql build/uuidv7_time_ops--$(TIME_OPS_VERSION).sql $(UPDATES)
 DATA = $(patsubst $(src)%,%,$(wildcard $(src)src/released/*.sql))
 
-REGRESS = generate extract bounds domain planner compat errors partition textform time_ops time_ops_brin_multi rls adversarial randomness security adopt doctor minmax upgrade
+REGRESS = generate state extract bounds domain planner compat errors partition textform time_ops \
+	time_ops_brin_multi rls adversarial randomness security adopt doctor minmax upgrade
+# what the SQL edition runs (make installcheck-sql-edition, on a server
+# where it is installed): all but the C edition's own concerns
+REGRESS_SQL_EDITION = $(filter-out state time_ops time_ops_brin_multi rls security upgrade,$(REGRESS))
 REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=uuidv7
 
 PG_CONFIG ?= pg_config
@@ -63,6 +67,41 @@ build/uuidv7--%.sql: src/update/uuidv7--%.sql $(UUIDV7_SOURCES) src/assemble.awk
 
 build/uuidv7_time_ops--%.sql: src/update/uuidv7_time_ops--%.sql $(TIME_OPS_SOURCES) src/assemble.awk
 	$(ASSEMBLE) -v edition=c -v template=$< $(addprefix $(src),$(TIME_OPS_SOURCES)) > $@
+
+# The SQL edition, for servers that load no C (managed services): the same
+# objects, assembled from the same sources, in SQL and PL/pgSQL; as a
+# file-based extension (sql-edition/, make -C sql-edition install), a pg_tle
+# script and a plain script (src/sql_edition.sh)
+SQL_EDITION = sql-edition/uuidv7.control sql-edition/Makefile sql-edition/uuidv7--$(EXTVERSION).sql \
+	sql-edition/uuidv7_pg_tle.sql sql-edition/uuidv7_plain.sql
+COMMENT = $(shell sed -n "s/^comment = '\(.*\)'/\1/p" $(src)uuidv7.control)
+
+sql-edition: $(SQL_EDITION)
+
+$(SQL_EDITION): | $(CURDIR)/sql-edition
+$(CURDIR)/sql-edition:
+	mkdir -p $@
+
+sql-edition/uuidv7--$(EXTVERSION).sql: $(UUIDV7_SOURCES) src/assemble.awk
+	$(ASSEMBLE) -v edition=sql $(addprefix $(src),$(UUIDV7_SOURCES)) > $@.tmp
+	@if grep -n "MODULE_PATHNAME\|LANGUAGE C" $@.tmp; then echo "C in the SQL edition" >&2; exit 1; fi
+	mv $@.tmp $@
+
+sql-edition/uuidv7.control: uuidv7.control
+	sed -e '/^module_pathname/d' -e "s/^comment = '\(.*\)'/comment = '\1 (SQL edition)'/" $< > $@
+
+sql-edition/Makefile: src/sql_edition.mk
+	cp $< $@
+
+sql-edition/uuidv7_pg_tle.sql sql-edition/uuidv7_plain.sql &: sql-edition/uuidv7--$(EXTVERSION).sql src/sql_edition.sh
+	sh $(src)src/sql_edition.sh $(EXTVERSION) "$(COMMENT) (SQL edition)" $< sql-edition
+
+.PHONY: sql-edition
+
+installcheck-sql-edition:
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) installcheck REGRESS="$(REGRESS_SQL_EDITION)"
+
+.PHONY: installcheck-sql-edition
 
 # the PGXN distribution: the committed tree at HEAD, in a zip named for the
 # version (test/t_meta.sh checks it against META.json)

@@ -13,6 +13,9 @@ WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits',
 	'max_parallel_workers_per_gather', 'plan_cache_mode', 'default_statistics_target', 'effective_cache_size',
 	'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost', 'cpu_index_tuple_cost', 'cpu_operator_cost',
 	'parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size', 'min_parallel_index_scan_size');
+-- (errors without the PL/pgSQL or SQL lines that raised them, which differ
+-- between the C and SQL editions)
+\set SHOW_CONTEXT never
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 
@@ -35,6 +38,8 @@ WHERE d.refclassid = 'pg_extension'::regclass
 	AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'uuidv7')
 	AND d.deptype = 'e'
 	AND coalesce(p.proname NOT IN ('uuidv7', 'uuid_extract_timestamp', 'uuid_extract_version'), true)
+	-- (the SQL edition's own helpers, listed in its test)
+	AND coalesce(obj_description(objid, classid::regclass::name) NOT LIKE '%(SQL edition)', true)
 	AND NOT EXISTS (SELECT FROM pg_type t
 					WHERE d.classid = 'pg_type'::regclass AND t.oid = d.objid AND t.typcategory = 'A')
 ORDER BY pg_describe_object(classid, objid, 0) COLLATE "C";

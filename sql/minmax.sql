@@ -12,6 +12,9 @@ WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits',
 	'max_parallel_workers_per_gather', 'plan_cache_mode', 'default_statistics_target', 'effective_cache_size',
 	'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost', 'cpu_index_tuple_cost', 'cpu_operator_cost',
 	'parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size', 'min_parallel_index_scan_size');
+-- (errors without the PL/pgSQL or SQL lines that raised them, which differ
+-- between the C and SQL editions)
+\set SHOW_CONTEXT never
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 

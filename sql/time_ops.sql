@@ -328,6 +328,13 @@ INSERT INTO cast_target (t) VALUES (uuidv7_generate());
 SELECT '1969-12-31 23:59:59+00'::timestamptz::uuid;
 \echo :LAST_ERROR_SQLSTATE
 
+-- uuidv7_doctor finds members that pg_upgrade would drop, and the repair
+-- puts them back
+ALTER OPERATOR FAMILY uuid_ops USING btree DROP OPERATOR 4 (uuid, timestamptz);
+SELECT severity, object, fix FROM uuidv7_doctor();
+SELECT count(*) AS repaired FROM uuidv7_time_ops_repair();
+SELECT count(*) AS findings FROM uuidv7_doctor();
+
 -- removal leaves PostgreSQL's families exactly as they were
 DROP EXTENSION uuidv7_time_ops;
 SELECT (SELECT count(*) FROM ((TABLE core_amop EXCEPT

@@ -4,8 +4,28 @@
 -- that commit between their steps (their own COMMIT would fail there with a
 -- message that does not say what to do)
 CREATE FUNCTION uuidv7_forbid_transaction_block(procedure_name pg_catalog.text) RETURNS void
+--#if c
 AS 'MODULE_PATHNAME', 'uuidv7_forbid_transaction_block'
 LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+--#else
+-- (SQL cannot ask whether a transaction block is open.  A CALL outside one
+-- is a transaction of its own, begun with the statement; in one, the
+-- transaction began with an earlier statement.  A block sent in the same
+-- query string as the CALL goes unseen: the procedure's first COMMIT then
+-- fails with 2D000, having changed nothing.)
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $function$
+BEGIN
+	IF transaction_timestamp() <> statement_timestamp() THEN
+		RAISE EXCEPTION '% cannot run inside a transaction block', procedure_name
+			USING ERRCODE = 'active_sql_transaction',
+				  HINT = 'It commits between its steps: CALL it on its own, outside BEGIN and COMMIT '
+						 '(in a migration tool, in a migration marked as not transactional).';
+	END IF;
+END
+$function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_forbid_transaction_block(pg_catalog.text) IS
 'raise 25001 if called inside a transaction block (used by the procedures that commit between their steps)';

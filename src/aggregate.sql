@@ -6,18 +6,43 @@
 
 -- the transition (and combine) functions of min(uuid) and max(uuid) below
 CREATE FUNCTION uuidv7_uuid_smaller(pg_catalog.uuid, pg_catalog.uuid) RETURNS pg_catalog.uuid
+--#if c
 AS 'MODULE_PATHNAME', 'uuidv7_uuid_smaller'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+--#else
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $function$
+SELECT CASE WHEN $2 OPERATOR(pg_catalog.<) $1 THEN $2 ELSE $1 END
+$function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_uuid_smaller(pg_catalog.uuid, pg_catalog.uuid) IS
 'the smaller of two UUIDs in uuid''s order (the state function of min(uuid))';
 
 CREATE FUNCTION uuidv7_uuid_larger(pg_catalog.uuid, pg_catalog.uuid) RETURNS pg_catalog.uuid
+--#if c
 AS 'MODULE_PATHNAME', 'uuidv7_uuid_larger'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+--#else
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $function$
+SELECT CASE WHEN $2 OPERATOR(pg_catalog.>) $1 THEN $2 ELSE $1 END
+$function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_uuid_larger(pg_catalog.uuid, pg_catalog.uuid) IS
 'the larger of two UUIDs in uuid''s order (the state function of max(uuid))';
+--#if sql
+
+DO $leakproof$
+BEGIN
+	IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) CURRENT_USER) THEN
+		ALTER FUNCTION @extschema@.uuidv7_uuid_smaller(pg_catalog.uuid, pg_catalog.uuid) LEAKPROOF;
+		ALTER FUNCTION @extschema@.uuidv7_uuid_larger(pg_catalog.uuid, pg_catalog.uuid) LEAKPROOF;
+	END IF;
+END
+$leakproof$;
+--#endif
 
 -- min(uuid) and max(uuid) where the server has none; an aggregate of the
 -- user's by that name is left alone, with a WARNING

@@ -7,8 +7,15 @@ CREATE FUNCTION uuidv7_partition_bounds(from_ts pg_catalog.timestamptz, upto_ts 
 										OUT lower_bound pg_catalog.uuid,
 										OUT upper_bound pg_catalog.uuid)
 RETURNS SETOF record
+--#if c
 AS 'MODULE_PATHNAME', 'uuidv7_partition_bounds'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
+--#else
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+AS $function$
+SELECT * FROM @extschema@.uuidv7_partition_bounds($1, $2, $3, pg_catalog.current_setting('TimeZone'))
+$function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_partition_bounds(pg_catalog.timestamptz, pg_catalog.timestamptz, pg_catalog.interval) IS
 'periods of [from_ts, upto_ts), months and days by the session''s time zone, with their exact UUIDv7 partition bounds';
@@ -20,8 +27,69 @@ CREATE FUNCTION uuidv7_partition_bounds(from_ts pg_catalog.timestamptz, upto_ts 
 										OUT lower_bound pg_catalog.uuid,
 										OUT upper_bound pg_catalog.uuid)
 RETURNS SETOF record
+--#if c
 AS 'MODULE_PATHNAME', 'uuidv7_partition_bounds'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--#else
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	step_months int := extract(year FROM step) * 12 + extract(month FROM step);
+	step_days int := extract(day FROM step);
+	step_time interval := step - make_interval(months => step_months, days => step_days);
+	periods int := 0;
+BEGIN
+	PERFORM from_ts AT TIME ZONE zone;
+	IF step <= interval '0' THEN
+		RAISE EXCEPTION 'step must be a positive interval'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The step is "%s".', step);
+	END IF;
+	-- the span's edges must be times a UUIDv7 can carry
+	PERFORM @extschema@.uuidv7_unix_us(from_ts), @extschema@.uuidv7_unix_us(upto_ts);
+
+	period_end := from_ts;
+	WHILE period_end < upto_ts LOOP
+		period_start := period_end;
+		-- the end of a period is from_ts plus the step times its number, as
+		-- timestamptz + interval adds it with TimeZone set to the zone:
+		-- months, then days, on the local calendar, then the time; the empty
+		-- periods of local days that the zone skips are skipped
+		LOOP
+			IF periods >= 1000000 THEN
+				RAISE EXCEPTION 'too many partition periods'
+					USING ERRCODE = 'program_limit_exceeded',
+						  DETAIL = 'A span is cut into at most 1000000 periods.',
+						  HINT = 'Use a longer step or a shorter span.';
+			END IF;
+			periods := periods + 1;
+			period_end := from_ts;
+			IF step_months <> 0 THEN
+				period_end := ((period_end AT TIME ZONE zone) + make_interval(months => step_months * periods)) AT TIME ZONE zone;
+			END IF;
+			IF step_days <> 0 THEN
+				period_end := ((period_end AT TIME ZONE zone) + make_interval(days => step_days * periods)) AT TIME ZONE zone;
+			END IF;
+			period_end := period_end + step_time * periods;
+			EXIT WHEN period_end <> period_start;
+		END LOOP;
+		IF period_end < period_start THEN
+			RAISE EXCEPTION 'step must be a positive interval'
+				USING ERRCODE = 'invalid_parameter_value',
+					  DETAIL = format('The period starting at %s would end at %s.', period_start, period_end);
+		END IF;
+		lower_bound := @extschema@.uuidv7_min(period_start);
+		upper_bound := @extschema@.uuidv7_min(period_end);
+		IF lower_bound = upper_bound THEN
+			RAISE EXCEPTION 'step must be at least one millisecond'
+				USING ERRCODE = 'invalid_parameter_value',
+					  DETAIL = format('The period from %s to %s holds no millisecond of a UUIDv7.', period_start, period_end);
+		END IF;
+		RETURN NEXT;
+	END LOOP;
+END
+$function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_partition_bounds(pg_catalog.timestamptz, pg_catalog.timestamptz, pg_catalog.interval, pg_catalog.text) IS
 'periods of [from_ts, upto_ts), months and days by the given time zone, with their exact UUIDv7 partition bounds';
@@ -159,8 +227,13 @@ COMMENT ON FUNCTION uuidv7_partitions(pg_catalog.regclass) IS
 -- (not LEAKPROOF: a time out of range, or text that is no UUID, raises)
 
 CREATE FUNCTION uuidv7_partman_encoder(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+--#if c
 AS 'MODULE_PATHNAME', 'uuidv7_min'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+--#else
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT @extschema@.uuidv7_min($1) $$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_partman_encoder(pg_catalog.timestamptz) IS
 'pg_partman time encoder for a UUIDv7 control column: the smallest UUIDv7 of a partition boundary (same as uuidv7_min)';

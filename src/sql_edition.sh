@@ -1,0 +1,56 @@
+#!/bin/sh
+# src/sql_edition.sh: the three ways in of the SQL edition, from its install
+# script (assembled from src/ by make sql-edition):
+#
+#   sh src/sql_edition.sh VERSION COMMENT SCRIPT OUTDIR
+#
+#   OUTDIR/uuidv7_pg_tle.sql  pg_tle: psql it as a role with pgtle_admin,
+#                             then CREATE EXTENSION uuidv7
+#   OUTDIR/uuidv7_plain.sql   no extension: creates the objects in the first
+#                             schema of search_path, in one transaction;
+#                             run again to upgrade
+# (the file-based extension is the script itself beside OUTDIR/uuidv7.control)
+set -eu
+version=$1 comment=$2 script=$3 out=$4
+
+# every tag the script itself uses as a dollar quote differs from these
+for tag in '$_pgtle_$' '$uuidv7_plain$' '$uuidv7_script$'; do
+	if grep -qF "$tag" "$script"; then
+		echo "$script uses $tag" >&2
+		exit 1
+	fi
+done
+
+{
+	echo "-- uuidv7 $version, SQL edition, for pg_tle (Trusted Language Extensions)."
+	echo "-- Run it as a role with pgtle_admin, then: CREATE EXTENSION uuidv7;"
+	echo "SELECT pgtle.install_extension('uuidv7', '$version', '$comment', \$_pgtle_\$"
+	sed 1d "$script"
+	echo "\$_pgtle_\$);"
+} >"$out/uuidv7_pg_tle.sql"
+
+# Outside CREATE EXTENSION, a second run must replace what the first made:
+# CREATE OR REPLACE for functions and procedures, the domain only if missing
+# (the compatibility names and aggregates skip what exists, with a WARNING).
+{
+	echo "-- uuidv7 $version, SQL edition, as a plain script: creates its objects in the"
+	echo "-- first schema of search_path (best one of its own), in one transaction."
+	echo "-- Run it again to upgrade."
+	echo "DO \$uuidv7_plain\$"
+	echo "BEGIN"
+	echo "	IF pg_catalog.current_schema() IS NULL THEN"
+	echo "		RAISE EXCEPTION 'no schema has been selected to create in'"
+	echo "			USING ERRCODE = 'invalid_schema_name', HINT = 'Set search_path to the schema for uuidv7.';"
+	echo "	END IF;"
+	echo "	EXECUTE pg_catalog.replace(\$uuidv7_script\$"
+	sed -e 1d \
+		-e 's/^\([[:space:]]*\)CREATE FUNCTION /\1CREATE OR REPLACE FUNCTION /' \
+		-e 's/^\([[:space:]]*\)CREATE PROCEDURE /\1CREATE OR REPLACE PROCEDURE /' \
+		-e '/^CREATE DOMAIN uuid7 /,/;$/{
+			s/^CREATE DOMAIN uuid7 /DO $domain$ BEGIN IF pg_catalog.to_regtype('"'"'@extschema@.uuid7'"'"') IS NULL THEN CREATE DOMAIN @extschema@.uuid7 /
+			s/;$/; END IF; END $domain$;/
+		}' "$script"
+	echo "\$uuidv7_script\$, '@extschema@', pg_catalog.quote_ident(pg_catalog.current_schema()));"
+	echo "END"
+	echo "\$uuidv7_plain\$;"
+} >"$out/uuidv7_plain.sql"
