@@ -42,7 +42,7 @@ PG_CPPFLAGS = -isystem $(shell $(PG_CONFIG) --includedir-server) \
 	-DUUIDV7_VERSION=\"$(EXTVERSION)\"
 PG_CFLAGS = -Wall -Wextra $(if $(WERROR),-Werror)
 
-EXTRA_CLEAN = build sql-edition
+EXTRA_CLEAN = build $(SQL_EDITION_DIR)
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
@@ -69,37 +69,38 @@ build/uuidv7_time_ops--%.sql: src/update/uuidv7_time_ops--%.sql $(TIME_OPS_SOURC
 	$(ASSEMBLE) -v edition=c -v template=$< $(addprefix $(src),$(TIME_OPS_SOURCES)) > $@
 
 # The SQL edition, for servers that load no C (managed services): the same
-# objects, assembled from the same sources, in SQL and PL/pgSQL; as a
-# file-based extension (sql-edition/, make -C sql-edition install), a pg_tle
-# script and a plain script (src/sql_edition.sh)
-SQL_EDITION = sql-edition/uuidv7.control sql-edition/Makefile sql-edition/uuidv7--$(EXTVERSION).sql \
-	sql-edition/uuidv7_pg_tle.sql sql-edition/uuidv7_plain.sql
+# objects, assembled from the same sources, in SQL and PL/pgSQL; in
+# SQL_EDITION_DIR, as a file-based extension (make -C sql-edition install),
+# a pg_tle script and a plain script (src/sql_edition.sh)
+SQL_EDITION_DIR = sql-edition
+SQL_EDITION_FILES = $(addprefix $(SQL_EDITION_DIR)/,uuidv7.control Makefile uuidv7--$(EXTVERSION).sql \
+	uuidv7_pg_tle.sql uuidv7_plain.sql)
 COMMENT = $(shell sed -n "s/^comment = '\(.*\)'/\1/p" $(src)uuidv7.control)
 
-sql-edition: $(SQL_EDITION)
+sql-edition: $(SQL_EDITION_FILES)
 
-$(SQL_EDITION): | $(CURDIR)/sql-edition
-$(CURDIR)/sql-edition:
+$(SQL_EDITION_FILES): | $(abspath $(SQL_EDITION_DIR))
+$(abspath $(SQL_EDITION_DIR)):
 	mkdir -p $@
 
-sql-edition/uuidv7--$(EXTVERSION).sql: $(UUIDV7_SOURCES) src/assemble.awk
+$(SQL_EDITION_DIR)/uuidv7--$(EXTVERSION).sql: $(UUIDV7_SOURCES) src/assemble.awk
 	$(ASSEMBLE) -v edition=sql $(addprefix $(src),$(UUIDV7_SOURCES)) > $@.tmp
 	@if grep -n "MODULE_PATHNAME\|LANGUAGE C" $@.tmp; then echo "C in the SQL edition" >&2; exit 1; fi
 	mv $@.tmp $@
 
-sql-edition/uuidv7.control: uuidv7.control
+$(SQL_EDITION_DIR)/uuidv7.control: uuidv7.control
 	sed -e '/^module_pathname/d' -e "s/^comment = '\(.*\)'/comment = '\1 (SQL edition)'/" $< > $@
 
-sql-edition/Makefile: src/sql_edition.mk
+$(SQL_EDITION_DIR)/Makefile: src/sql_edition.mk
 	cp $< $@
 
-sql-edition/uuidv7_pg_tle.sql sql-edition/uuidv7_plain.sql &: sql-edition/uuidv7--$(EXTVERSION).sql src/sql_edition.sh
-	sh $(src)src/sql_edition.sh $(EXTVERSION) "$(COMMENT) (SQL edition)" $< sql-edition
+$(SQL_EDITION_DIR)/uuidv7_pg_tle.sql $(SQL_EDITION_DIR)/uuidv7_plain.sql &: $(SQL_EDITION_DIR)/uuidv7--$(EXTVERSION).sql src/sql_edition.sh
+	sh $(src)src/sql_edition.sh $(EXTVERSION) "$(COMMENT) (SQL edition)" $< $(SQL_EDITION_DIR)
 
 .PHONY: sql-edition
 
 installcheck-sql-edition:
-	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) installcheck REGRESS="$(REGRESS_SQL_EDITION)"
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) installcheck REGRESS="$(REGRESS_SQL_EDITION)" REGRESS_OPTS="$(REGRESS_OPTS)"
 
 .PHONY: installcheck-sql-edition
 

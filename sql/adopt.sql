@@ -14,6 +14,8 @@ SET DateStyle = 'ISO';
 \set SHOW_CONTEXT never
 
 CREATE ROLE "regress_adopt Reader";
+-- (so that a role without superuser running the suite may become it)
+GRANT "regress_adopt Reader" TO CURRENT_USER;
 CREATE SCHEMA "Shop Data";
 CREATE TABLE "Shop Data"."Live Orders" (
 	id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(),

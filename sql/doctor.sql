@@ -35,6 +35,8 @@ SELECT * FROM uuidv7_doctor() ORDER BY object COLLATE "C", problem COLLATE "C";
 
 -- what a role may not read is not looked at
 CREATE ROLE regress_doctor_reader;
+-- (so that a role without superuser running the suite may become it)
+GRANT regress_doctor_reader TO CURRENT_USER;
 GRANT SELECT, INSERT ON stale TO regress_doctor_reader;
 SET ROLE regress_doctor_reader;
 SELECT severity, object FROM uuidv7_doctor() ORDER BY object COLLATE "C", problem COLLATE "C";
@@ -51,13 +53,16 @@ SELECT * FROM uuidv7_doctor() ORDER BY object COLLATE "C", problem COLLATE "C";
 DROP TABLE stale, healthy, open_ended, empty_parent, by_time;
 
 -- a table of a million rows or more keyed by a uuid, with the default
--- statistics target; its size as ANALYZE would record it (autovacuum kept
--- off, so that nothing records another)
+-- statistics target, and one of a row less; their sizes as VACUUM counts
+-- them (autovacuum kept off, so that nothing records another)
 SET default_statistics_target = 100;
-CREATE TABLE big_keyed (id uuid7 PRIMARY KEY, v int) WITH (autovacuum_enabled = off);
-CREATE TABLE small_keyed (id uuid7 PRIMARY KEY, v int) WITH (autovacuum_enabled = off);
-UPDATE pg_class SET reltuples = 2000000 WHERE oid = 'big_keyed'::regclass;
-UPDATE pg_class SET reltuples = 999999 WHERE oid = 'small_keyed'::regclass;
+CREATE TABLE big_keyed (id uuid PRIMARY KEY, v int) WITH (autovacuum_enabled = off);
+CREATE TABLE small_keyed (id uuid PRIMARY KEY, v int) WITH (autovacuum_enabled = off);
+INSERT INTO big_keyed SELECT lpad(to_hex(g), 32, '0')::uuid FROM generate_series(1, 1000000) g;
+INSERT INTO small_keyed SELECT lpad(to_hex(g), 32, '0')::uuid FROM generate_series(1, 999999) g;
+VACUUM big_keyed;
+VACUUM small_keyed;
+SELECT relname, reltuples::bigint FROM pg_class WHERE relname IN ('big_keyed', 'small_keyed') ORDER BY relname COLLATE "C";
 SELECT * FROM uuidv7_doctor() ORDER BY object COLLATE "C", problem COLLATE "C";
 -- fixed as it says; a server-wide target of 1000 or more is enough too
 ALTER TABLE big_keyed ALTER COLUMN id SET STATISTICS 10000;

@@ -42,6 +42,8 @@ done
 	echo "		RAISE EXCEPTION 'no schema has been selected to create in'"
 	echo "			USING ERRCODE = 'invalid_schema_name', HINT = 'Set search_path to the schema for uuidv7.';"
 	echo "	END IF;"
+	echo "	-- (as CREATE EXTENSION does: a function may call one created after it)"
+	echo "	PERFORM pg_catalog.set_config('check_function_bodies', 'false', true);"
 	echo "	EXECUTE pg_catalog.replace(\$uuidv7_script\$"
 	sed -e 1d \
 		-e 's/^\([[:space:]]*\)CREATE FUNCTION /\1CREATE OR REPLACE FUNCTION /' \

@@ -21,6 +21,7 @@
 #   cluster_stop                stop it and remove its directory (also on exit)
 #   as_pg_user cmd...           run a command as the cluster's OS user
 #   psql_q sql                  run SQL, print bare results, stop on the first error
+#   server_copy dir             a copy of the server without uuidv7, for the SQL edition
 #   create_bench_ms             bench_ms(statement): its milliseconds, for test/bench
 #   upkeep_writer_script        pgbench script of writers of every month, for upkeep
 #   app_create, app_schema, app_digests, app_works
@@ -498,6 +499,23 @@ create_bench_ms() {
 	psql_q "CREATE FUNCTION bench_ms(q text) RETURNS float8 LANGUAGE plpgsql AS \$\$
 		DECLARE t0 timestamptz := clock_timestamp();
 		BEGIN EXECUTE q; RETURN 1000 * extract(epoch FROM clock_timestamp() - t0); END \$\$"
+}
+
+# server_copy DIR: a copy of the server installation of PG_CONFIG in DIR
+# (programs, libraries and shared files, each at its own path under DIR),
+# without any file of uuidv7; prints the copy's pg_config.  The server finds
+# its files relative to its programs, so the copy serves what is installed
+# into it and nothing the original has (test/t_sql_edition.sh: a server
+# where no C of uuidv7 exists).
+server_copy() {
+	local dir=$1 bindir sharedir pkglibdir
+	bindir=$("$PG_CONFIG" --bindir)
+	sharedir=$("$PG_CONFIG" --sharedir)
+	pkglibdir=$("$PG_CONFIG" --pkglibdir)
+	mkdir -p "$dir"
+	(cd / && cp -a --parents "${bindir#/}" "${sharedir#/}" "${pkglibdir#/}" "$dir/")
+	rm -rf "$dir$sharedir"/extension/uuidv7* "$dir$pkglibdir"/uuidv7.so "$dir$pkglibdir"/bitcode/uuidv7*
+	echo "$dir$bindir/pg_config"
 }
 
 psql_q() {

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# test/t_sql_edition.sh: the SQL edition on this major, on a copy of the
+# server that holds no file of the C edition (test/lib.sh server_copy):
+#
+#   - as files (make -C sql-edition install, no compiler): the pg_regress
+#     suites both editions share (REGRESS_SQL_EDITION), run by a role without
+#     superuser that creates the (trusted) extension in its own database;
+#   - a database using it, dumped and restored onto this major's server with
+#     the C edition: the schema dumps again identically, the rows are the
+#     same, and the C edition serves it;
+#   - the plain script, run twice by a role without superuser into a schema
+#     of its own: the same functions as the extension, and a table
+#     partitioned by time lives through it;
+#   - through pg_tle (built from test/vendor/, 13 to 18): a role with
+#     pgtle_admin and no superuser installs the extension, which the suites
+#     then run on.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+find_pg_config
+C_PG_CONFIG=$PG_CONFIG
+
+work=$(mktemp -d /tmp/uuidv7-sqled.XXXXXX)
+chmod 755 "$work"
+trap 'cluster_stop_all; rm -rf "$work"' EXIT
+status=0
+
+# the SQL edition, assembled from the sources out of the tree
+edition=$work/edition
+mkdir "$work/build"
+make -s -C "$work/build" -f "$TOP/Makefile" VPATH="$TOP" SQL_EDITION_DIR="$edition" sql-edition
+
+# pg_tle, built once per server into the cache, staged by its paths
+TLE_VERSION=1.5.2
+TLE_SHA256=8fb28f2a79d452ebd244a072f5eee7570894abca3112fbb27df033f78003480f
+tle_stage=
+case $PG_MAJOR in
+	13 | 14 | 15 | 16 | 17 | 18)
+		tarball=$TOP/test/vendor/pg_tle-$TLE_VERSION.tar.gz
+		if [ "$(sha256sum <"$tarball" | cut -d' ' -f1)" != "$TLE_SHA256" ]; then
+			echo "$tarball is not pg_tle $TLE_VERSION's source (sha256 differs)" >&2
+			exit 1
+		fi
+		tle_stage=$PG_CACHE/pg_tle-$TLE_VERSION-$("$PG_CONFIG" --version | tr -c 'A-Za-z0-9.\n' '-')$(md5sum <<<"$PG_CONFIG" | cut -c1-8)
+		if [ ! -f "$tle_stage.done" ]; then
+			echo "== building pg_tle $TLE_VERSION for $("$PG_CONFIG" --version)"
+			mkdir -p "$work/tle" "$PG_CACHE"
+			tar -xzf "$tarball" -C "$work/tle"
+			(cd "$work/tle/pg_tle-$TLE_VERSION" && make -s with_llvm=no >"$work/tle.log" 2>&1 &&
+				rm -rf "$tle_stage.tmp" && make -s install with_llvm=no DESTDIR="$tle_stage.tmp" >>"$work/tle.log" 2>&1) ||
+				{ tail -n 40 "$work/tle.log"; exit 1; }
+			rm -rf "$tle_stage"
+			mv "$tle_stage.tmp" "$tle_stage"
+			touch "$tle_stage.done"
+		fi
+		;;
+esac
+
+# the server without the C edition, the SQL edition installed as files
+PG_CONFIG=$(server_copy "$work/server")
+find_pg_config
+make -s -C "$edition" install >/dev/null
+[ -n "$tle_stage" ] && cp -a "$tle_stage/." "$work/server/"
+if ls "$("$PG_CONFIG" --pkglibdir)" | grep -q uuidv7; then
+	echo "the copy of the server holds a library of uuidv7" >&2
+	exit 1
+fi
+echo "PostgreSQL $PG_MAJOR without the C edition: $(ls "$("$PG_CONFIG" --sharedir)/extension" | grep '^uuidv7' | tr '\n' ' ')"
+
+cluster_start uuidv7-sqled ${tle_stage:+"shared_preload_libraries = 'pg_tle'"}
+sqled_host=$PGHOST sqled_port=$PGPORT
+
+# (as pg_regress sets up a database it makes, for one made beforehand)
+regress_database() { # regress_database NAME OWNER
+	psql_q "CREATE DATABASE $1 OWNER $2"
+	for setting in "lc_messages TO 'C'" "lc_monetary TO 'C'" "lc_numeric TO 'C'" "lc_time TO 'C'" \
+		"bytea_output TO 'hex'" "timezone_abbreviations TO 'Default'"; do
+		psql_q "ALTER DATABASE $1 SET $setting"
+	done
+}
+
+# the suites both editions share, run by ROLE in DATABASE, where the
+# extension exists
+regress_as() { # regress_as ROLE DATABASE
+	local rc=0
+	mkdir -p "$work/regress-$2"
+	make -s -C "$work/build" -f "$TOP/Makefile" VPATH="$TOP" installcheck-sql-edition \
+		REGRESS_OPTS="--inputdir=$TOP --outputdir=$work/regress-$2 --use-existing --dbname=$2 --user=$1" 2>&1 |
+		grep -E '^(test |ok |not ok |# |=+| [0-9A-Za-z])' || true
+	if [ -f "$work/regress-$2/regression.diffs" ]; then
+		head -n 200 "$work/regress-$2/regression.diffs"
+		rc=1
+	fi
+	return $rc
+}
+
+as_role() { # as_role ROLE DATABASE [psql options]: SQL on standard input
+	local role=$1 db=$2
+	shift 2
+	PGUSER=$role "$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 -d "$db" "$@"
+}
+
+psql_q "CREATE ROLE regress_sql_edition LOGIN CREATEDB CREATEROLE"
+echo "== the suites, as a role without superuser, on the extension installed as files"
+regress_database regress_sql_edition regress_sql_edition
+as_role regress_sql_edition regress_sql_edition <<<"CREATE EXTENSION uuidv7"
+regress_as regress_sql_edition regress_sql_edition || status=1
+
+echo "== a database using the SQL edition, restored onto the C edition"
+regress_database app regress_sql_edition
+as_role regress_sql_edition app >/dev/null <<'SQL'
+SET client_min_messages = warning;
+CREATE EXTENSION uuidv7;
+CREATE TABLE orders (
+	id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(),
+	created_at timestamptz GENERATED ALWAYS AS (uuidv7_timestamp(id)) STORED,
+	customer text NOT NULL
+) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('orders', '2025-01-01', '2025-07-01', '1 month', 'UTC');
+CREATE TABLE orders_default PARTITION OF orders DEFAULT;
+INSERT INTO orders (id, customer)
+SELECT uuidv7_generate_at('2025-01-01 00:00:00+00'::timestamptz + g * interval '7 minutes'), 'c' || g % 97
+FROM generate_series(0, 40000) g;
+INSERT INTO orders (customer) VALUES ('today');
+CREATE INDEX orders_time_idx ON orders (uuidv7_timestamp(id));
+CREATE INDEX orders_code_idx ON orders (uuidv7_to_base32_grouped(id));
+CREATE VIEW march AS SELECT * FROM orders WHERE id >= uuidv7_min('2025-03-01 00:00+00') AND id < uuidv7_min('2025-04-01 00:00+00');
+SQL
+digests() { # digests HOST PORT DB
+	"$PG_BINDIR/psql" -X -q -At -h "$1" -p "$2" -d "$3" -v ON_ERROR_STOP=1 <<<"
+		SELECT 'orders ' || count(*) || ' ' || md5(string_agg(o::text, ',' ORDER BY id)) FROM orders o;
+		SELECT 'march ' || count(*) FROM march;
+		SELECT 'codes ' || md5(string_agg(uuidv7_to_base32(id), ',' ORDER BY id)) FROM orders;"
+}
+schema() { # schema HOST PORT DB
+	"$PG_BINDIR/pg_dump" -h "$1" -p "$2" -d "$3" --schema-only | grep -Ev '^\\(un)?restrict |^-- Dumped from'
+}
+as_pg_user "$PG_BINDIR/pg_dump" -d app -Fc >"$work/app.dump"
+schema "$sqled_host" "$sqled_port" app >"$work/sql-schema.txt"
+digests "$sqled_host" "$sqled_port" app >"$work/sql-data.txt"
+
+PG_CONFIG=$C_PG_CONFIG
+find_pg_config
+cluster_start uuidv7-sqled-to-c
+psql_q "CREATE ROLE regress_sql_edition LOGIN"
+psql_q "CREATE DATABASE app OWNER regress_sql_edition"
+as_pg_user "$PG_BINDIR/pg_restore" -d app --exit-on-error <"$work/app.dump"
+schema "$PGHOST" "$PGPORT" app >"$work/c-schema.txt"
+digests "$PGHOST" "$PGPORT" app >"$work/c-data.txt"
+served=$(as_role regress_sql_edition app <<'SQL' | tr '\n' ' '
+SELECT count(*) FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+WHERE l.lanname = 'c' AND p.proname IN ('uuidv7_generate', 'uuidv7_min', 'uuidv7_timestamp');
+INSERT INTO orders (customer) VALUES ('after the move') RETURNING uuidv7_timestamp(id) > now() - interval '1 minute';
+SELECT count(*) FROM uuidv7_create_partitions('orders', '2025-01-01', '2025-09-01', '1 month', 'UTC') WHERE created;
+SQL
+)
+if diff "$work/sql-schema.txt" "$work/c-schema.txt" >/dev/null && diff "$work/sql-data.txt" "$work/c-data.txt" &&
+	[ "$served" = "4 t 2 " ]; then
+	echo "restored: identical schema, identical rows ($(head -n 1 "$work/c-data.txt")), served by the C edition"
+else
+	echo "the restore onto the C edition differs"
+	diff "$work/sql-schema.txt" "$work/c-schema.txt" | head -n 20 || true
+	echo "checks: $served (want: 4 t 2)"
+	status=1
+fi
+cluster_stop
+export PGHOST=$sqled_host PGPORT=$sqled_port
+PG_CONFIG=$("$work/server$("$C_PG_CONFIG" --bindir)/pg_config" --bindir)/pg_config
+find_pg_config
+
+echo "== the plain script, twice, as a role without superuser"
+regress_database plain regress_sql_edition
+as_role regress_sql_edition plain <<<"CREATE SCHEMA uv"
+for run in 1 2; do
+	PGOPTIONS="-c search_path=uv -c client_min_messages=error" as_role regress_sql_edition plain -f "$edition/uuidv7_plain.sql"
+done
+functions() { # functions DB SCHEMA: the signatures of the functions of a schema
+	as_role regress_sql_edition "$1" <<<"SELECT string_agg(s, ' ' ORDER BY s COLLATE \"C\")
+		FROM (SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' AS s
+			  FROM pg_proc p WHERE p.pronamespace = '$2'::regnamespace) f"
+}
+plain_works=$(PGOPTIONS="-c search_path=uv" as_role regress_sql_edition plain <<'SQL' | tr '\n' ' '
+CREATE TABLE ev (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), v int) PARTITION BY RANGE (id);
+CREATE TABLE ev_default PARTITION OF ev DEFAULT;
+INSERT INTO ev SELECT uuidv7_generate_at('2025-01-01 00:00+00'::timestamptz + g * interval '1 hour'), g FROM generate_series(0, 2000) g;
+SELECT sum(moved) FROM uuidv7_create_partitions('ev', '2025-01-01', '2025-04-01', '1 month', 'UTC');
+SELECT count(*) FROM uuidv7_drop_partitions('ev', '2025-02-01 00:00+00');
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ev WHERE id >= uuidv7_min('2025-03-05 00:00+00') AND id < uuidv7_min('2025-03-06 00:00+00');
+SQL
+)
+plain_functions=$(functions plain uv)
+extension_functions=$(functions regress_sql_edition public)
+if [ "$plain_functions" = "$extension_functions" ] &&
+	grep -q "^2001 1 .*ev_p2025_03 " <<<"$plain_works" && ! grep -q "ev_p2025_02" <<<"$plain_works"; then
+	echo "plain script, run twice: the extension's $(grep -o '(' <<<"$plain_functions" | wc -l) functions; 2001 rows moved, January retired, one partition scanned"
+else
+	echo "the plain script differs: $plain_works"
+	diff <(tr ' ' '\n' <<<"$plain_functions") <(tr ' ' '\n' <<<"$extension_functions") || true
+	status=1
+fi
+
+if [ -n "$tle_stage" ]; then
+	echo "== through pg_tle, installed by a role with pgtle_admin and without superuser"
+	# (pg_tle refuses a name that a control file on the server has)
+	make -s -C "$edition" uninstall >/dev/null
+	# (in template1, so that the databases the suites make have it too: what
+	# pg_tle installs lives in one database)
+	psql_q "CREATE ROLE regress_tle_admin LOGIN CREATEDB CREATEROLE"
+	"$PG_BINDIR/psql" -X -q -d template1 -v ON_ERROR_STOP=1 -c "CREATE EXTENSION pg_tle" \
+		-c "GRANT pgtle_admin TO regress_tle_admin" >/dev/null
+	as_role regress_tle_admin template1 -f "$edition/uuidv7_pg_tle.sql" >/dev/null
+	regress_database tle regress_tle_admin
+	as_role regress_tle_admin tle <<<"CREATE EXTENSION uuidv7"
+	as_role regress_tle_admin tle <<<"SELECT 'pg_tle: ' || extname || ' ' || extversion || ', by ' || extowner::regrole || ', superuser: ' || (SELECT rolsuper FROM pg_roles WHERE oid = extowner) FROM pg_extension WHERE extname = 'uuidv7'"
+	regress_as regress_tle_admin tle || status=1
+fi
+exit $status
