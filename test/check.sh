@@ -18,7 +18,8 @@
 # headers of 13, 15, 17, 18 and 19 (test/compile-versions.sh), the layout
 # is pgindent's (test/pgindent.sh), and the suites run again with the
 # extension under sanitizers (test/sanitize.sh) and the server under valgrind
-# (test/valgrind.sh).
+# (test/valgrind.sh), and the SQL edition's suites run on PostgreSQL 14 and
+# 16 from npm's embedded-postgres packages (test/embedded.sh).
 #
 # Prints a table of every check on every major and a closing
 # "N passed, N failed" line; exits non-zero on any failure.
@@ -118,7 +119,7 @@ done
 # the checks that run once, on the machine's own server
 PG_CONFIG=${pg_config[15]:-$PG_CONFIG}
 export PG_CONFIG
-for script in fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh valgrind.sh; do
+for script in fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh valgrind.sh embedded.sh; do
 	name=${script%.sh}
 	echo "== $name"
 	rc=0

@@ -22,6 +22,8 @@
 #   as_pg_user cmd...           run a command as the cluster's OS user
 #   psql_q sql                  run SQL, print bare results, stop on the first error
 #   server_copy dir             a copy of the server without uuidv7, for the SQL edition
+#   regress_database, sql_edition_regress, as_role
+#                               the SQL edition's suites, run by a role without superuser
 #   create_bench_ms             bench_ms(statement): its milliseconds, for test/bench
 #   upkeep_writer_script        pgbench script of writers of every month, for upkeep
 #   app_create, app_schema, app_digests, app_works
@@ -516,6 +518,40 @@ server_copy() {
 	(cd / && cp -a --parents "${bindir#/}" "${sharedir#/}" "${pkglibdir#/}" "$dir/")
 	rm -rf "$dir$sharedir"/extension/uuidv7* "$dir$pkglibdir"/uuidv7.so "$dir$pkglibdir"/bitcode/uuidv7*
 	echo "$dir$bindir/pg_config"
+}
+
+# regress_database NAME OWNER: a database for the pg_regress suites, set up
+# as pg_regress sets up the one it makes
+regress_database() {
+	psql_q "CREATE DATABASE $1 OWNER $2"
+	for setting in "lc_messages TO 'C'" "lc_monetary TO 'C'" "lc_numeric TO 'C'" "lc_time TO 'C'" \
+		"bytea_output TO 'hex'" "timezone_abbreviations TO 'Default'"; do
+		psql_q "ALTER DATABASE $1 SET $setting"
+	done
+}
+
+# sql_edition_regress ROLE DATABASE OUTDIR: the pg_regress suites both
+# editions share (REGRESS_SQL_EDITION), run by ROLE in DATABASE, where the
+# extension exists, on the cluster of PGHOST, with the pg_regress of
+# PG_CONFIG; the differences printed if any
+sql_edition_regress() {
+	local rc=0
+	mkdir -p "$3/build"
+	make -s -C "$3/build" -f "$TOP/Makefile" VPATH="$TOP" installcheck-sql-edition \
+		REGRESS_OPTS="--inputdir=$TOP --outputdir=$3 --use-existing --dbname=$2 --user=$1" 2>&1 |
+		grep -E '^(test |ok |not ok |# |=+| [0-9A-Za-z])' || true
+	if [ -f "$3/regression.diffs" ]; then
+		head -n 200 "$3/regression.diffs"
+		rc=1
+	fi
+	return $rc
+}
+
+# as_role ROLE DATABASE [psql options]: SQL on standard input, run as ROLE
+as_role() {
+	local role=$1 db=$2
+	shift 2
+	PGUSER=$role "$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 -d "$db" "$@"
 }
 
 psql_q() {

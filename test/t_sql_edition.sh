@@ -69,41 +69,11 @@ echo "PostgreSQL $PG_MAJOR without the C edition: $(ls "$("$PG_CONFIG" --sharedi
 cluster_start uuidv7-sqled ${tle_stage:+"shared_preload_libraries = 'pg_tle'"}
 sqled_host=$PGHOST sqled_port=$PGPORT
 
-# (as pg_regress sets up a database it makes, for one made beforehand)
-regress_database() { # regress_database NAME OWNER
-	psql_q "CREATE DATABASE $1 OWNER $2"
-	for setting in "lc_messages TO 'C'" "lc_monetary TO 'C'" "lc_numeric TO 'C'" "lc_time TO 'C'" \
-		"bytea_output TO 'hex'" "timezone_abbreviations TO 'Default'"; do
-		psql_q "ALTER DATABASE $1 SET $setting"
-	done
-}
-
-# the suites both editions share, run by ROLE in DATABASE, where the
-# extension exists
-regress_as() { # regress_as ROLE DATABASE
-	local rc=0
-	mkdir -p "$work/regress-$2"
-	make -s -C "$work/build" -f "$TOP/Makefile" VPATH="$TOP" installcheck-sql-edition \
-		REGRESS_OPTS="--inputdir=$TOP --outputdir=$work/regress-$2 --use-existing --dbname=$2 --user=$1" 2>&1 |
-		grep -E '^(test |ok |not ok |# |=+| [0-9A-Za-z])' || true
-	if [ -f "$work/regress-$2/regression.diffs" ]; then
-		head -n 200 "$work/regress-$2/regression.diffs"
-		rc=1
-	fi
-	return $rc
-}
-
-as_role() { # as_role ROLE DATABASE [psql options]: SQL on standard input
-	local role=$1 db=$2
-	shift 2
-	PGUSER=$role "$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 -d "$db" "$@"
-}
-
 psql_q "CREATE ROLE regress_sql_edition LOGIN CREATEDB CREATEROLE"
 echo "== the suites, as a role without superuser, on the extension installed as files"
 regress_database regress_sql_edition regress_sql_edition
 as_role regress_sql_edition regress_sql_edition <<<"CREATE EXTENSION uuidv7"
-regress_as regress_sql_edition regress_sql_edition || status=1
+sql_edition_regress regress_sql_edition regress_sql_edition "$work/regress-files" || status=1
 
 echo "== a database using the SQL edition, restored onto the C edition"
 regress_database app regress_sql_edition
@@ -211,6 +181,6 @@ if [ -n "$tle_stage" ]; then
 	regress_database tle regress_tle_admin
 	as_role regress_tle_admin tle <<<"CREATE EXTENSION uuidv7"
 	as_role regress_tle_admin tle <<<"SELECT 'pg_tle: ' || extname || ' ' || extversion || ', by ' || extowner::regrole || ', superuser: ' || (SELECT rolsuper FROM pg_roles WHERE oid = extowner) FROM pg_extension WHERE extname = 'uuidv7'"
-	regress_as regress_tle_admin tle || status=1
+	sql_edition_regress regress_tle_admin tle "$work/regress-tle" || status=1
 fi
 exit $status
