@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# test/bench/sql_edition.sh: the SQL edition against the C edition, side by
+# side in one run, on each of MAJORS (15 18): the C edition installed into
+# the server (as test/check.sh builds it), the SQL edition into a copy of the
+# server that has no C of uuidv7 (test/lib.sh server_copy), a cluster each.
+#
+# - generation: SELECT count(f()) FROM generate_series(1, ROWS), ns a value
+#   above the count(1) floor, fastest of ROUNDS interleaved runs, for each
+#   edition's uuidv7_generate(), and core's uuidv7() where the server has it;
+# - a one-day count on a table of 1,000 daily partitions (a row every 15
+#   minutes) by id >= uuidv7_min(day) AND id < uuidv7_min(next day): the
+#   partitions scanned, planning and execution time (EXPLAIN ANALYZE, fastest
+#   of ROUNDS), with constants (plan-time pruning) and as a generic plan of
+#   a prepared statement (pruning at executor start).
+#
+# Prints Markdown tables and writes them to test/bench/out/sql_edition.md.
+#
+# Sizes: ROWS (1000000), ROUNDS (5).
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+
+MAJORS=${MAJORS:-15 18}
+ROWS=${ROWS:-1000000}
+ROUNDS=${ROUNDS:-5}
+OUT=$TOP/test/bench/out
+mkdir -p "$OUT"
+work=$(mktemp -d /tmp/uuidv7-bench-sqled.XXXXXX)
+chmod 755 "$work"
+trap 'cluster_stop_all; rm -rf "$work"' EXIT
+
+ns_per_row() { awk -v ms="$1" -v floor="$2" -v rows="$ROWS" 'BEGIN {printf "%.0f", (ms - floor) * 1e6 / rows}'; }
+
+# the partitioned table and the two forms of the one-day query
+TABLE_SQL="
+SET client_min_messages = warning;
+CREATE TABLE ev (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('ev', '2023-01-01 00:00+00', '2023-01-01 00:00+00'::timestamptz + interval '1000 days', '1 day', 'UTC');
+INSERT INTO ev SELECT uuidv7_generate_at('2023-01-01 00:00+00'::timestamptz + g * interval '15 minutes'), g
+FROM generate_series(0, 1000 * 96 - 1) g;
+VACUUM ANALYZE ev;
+CREATE FUNCTION plan_of(q text) RETURNS json LANGUAGE plpgsql AS \$\$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || q INTO plan;
+	RETURN plan -> 0;
+END
+\$\$;
+-- partitions scanned, planning ms, execution ms of a plan
+CREATE FUNCTION summary(p json) RETURNS text LANGUAGE sql AS \$\$
+	SELECT (SELECT count(*) FROM regexp_matches(p::text, '\"Relation Name\": \"ev_p', 'g')) || ' '
+		|| (p ->> 'Planning Time') || ' ' || (p ->> 'Execution Time')
+\$\$;"
+CONSTANT_Q="SELECT count(*) FROM ev WHERE id >= uuidv7_min(''2024-06-01 00:00+00'') AND id < uuidv7_min(''2024-06-02 00:00+00'')"
+GENERIC_Q="PREPARE one_day(timestamptz, timestamptz) AS SELECT count(*) FROM ev WHERE id >= uuidv7_min(\$1) AND id < uuidv7_min(\$2)"
+
+gen_md=() day_md=()
+for major in $MAJORS; do
+	use_pg_major "$major"
+	mkdir "$work/ext-$major"
+	build_copy_and_install "$work/ext-$major" >/dev/null
+	C_PG_CONFIG=$PG_CONFIG
+	make -s -C "$work/ext-$major" SQL_EDITION_DIR="$work/edition-$major" sql-edition
+	PG_CONFIG=$(server_copy "$work/server-$major")
+	make -s -C "$work/edition-$major" install >/dev/null
+
+	declare -A host=() port=() bin=()
+	for edition in c sql; do
+		if [ $edition = c ]; then PG_CONFIG=$C_PG_CONFIG; else PG_CONFIG=$work/server-$major$("$C_PG_CONFIG" --bindir)/pg_config; fi
+		find_pg_config
+		cluster_start "uuidv7-bench-sqled-$major-$edition" "jit = off" "shared_buffers = 256MB"
+		host[$edition]=$PGHOST port[$edition]=$PGPORT bin[$edition]=$PG_BINDIR
+		psql_q "SET client_min_messages = warning; CREATE EXTENSION uuidv7" >/dev/null
+		create_bench_ms
+		"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 <<<"$TABLE_SQL" >/dev/null
+	done
+	on() { # on EDITION SQL
+		PGHOST=${host[$1]} PGPORT=${port[$1]} "${bin[$1]}/psql" -X -q -At -v ON_ERROR_STOP=1 -c "$2"
+	}
+
+	gens=("c 1" "c uuidv7_generate()" "sql 1" "sql uuidv7_generate()")
+	core=$(on c "SELECT pg_catalog.to_regprocedure('pg_catalog.uuidv7()') IS NOT NULL")
+	[ "$core" = t ] && gens+=("c pg_catalog.uuidv7()")
+	declare -A ms=()
+	for _ in $(seq 1 "$ROUNDS"); do
+		for g in "${gens[@]}"; do
+			ms[$g]+="$(on "${g%% *}" "SELECT bench_ms('SELECT count(${g#* }) FROM generate_series(1, $ROWS)')") "
+		done
+	done
+	c_ns=$(ns_per_row "$(fastest_of ${ms[c uuidv7_generate()]})" "$(fastest_of ${ms[c 1]})")
+	sql_ns=$(ns_per_row "$(fastest_of ${ms[sql uuidv7_generate()]})" "$(fastest_of ${ms[sql 1]})")
+	core_ns="-" core_ratio="-"
+	if [ "$core" = t ]; then
+		core_ns=$(ns_per_row "$(fastest_of ${ms[c pg_catalog.uuidv7()]})" "$(fastest_of ${ms[c 1]})")
+		core_ratio=$(ratio "$sql_ns" "$core_ns" 2)
+	fi
+	version=$("${bin[c]}/postgres" --version | sed -E 's/^[^0-9]*([0-9][^ ]*).*/\1/')
+	gen_md+=("| $version | $c_ns | $sql_ns | $(ratio "$sql_ns" "$c_ns" 1) | $core_ns | $core_ratio |")
+
+	# the one-day count: fastest planning and execution of ROUNDS, each form
+	for form in constant generic; do
+		declare -A best=()
+		for edition in c sql; do
+			scanned= plan_best= exec_best=
+			for _ in $(seq 1 "$ROUNDS"); do
+				if [ $form = constant ]; then
+					read -r n plan exec < <(on $edition "SELECT summary(plan_of('$CONSTANT_Q'))")
+				else
+					read -r n plan exec < <(PGHOST=${host[$edition]} PGPORT=${port[$edition]} "${bin[$edition]}/psql" -X -q -At -v ON_ERROR_STOP=1 \
+						-c "SET plan_cache_mode = force_generic_plan" -c "$GENERIC_Q" \
+						-c "SELECT summary(plan_of('EXECUTE one_day(''2024-06-01 00:00+00'', ''2024-06-02 00:00+00'')'))" | tail -n 1)
+				fi
+				scanned=$n
+				plan_best=$(fastest_of $plan_best $plan)
+				exec_best=$(fastest_of $exec_best $exec)
+			done
+			best[$edition]="$scanned $plan_best $exec_best"
+		done
+		read -r c_n c_plan c_exec <<<"${best[c]}"
+		read -r s_n s_plan s_exec <<<"${best[sql]}"
+		day_md+=("| $version | $form | $c_n / $s_n | $c_plan | $s_plan | $(ratio "$s_plan" "$c_plan" 1) | $c_exec | $s_exec |")
+	done
+	cluster_stop_all
+	CLUSTER_DIRS=()
+done
+
+{
+	echo "## Generation: ns per value above the count(1) floor, fastest of $ROUNDS runs of $ROWS rows"
+	echo
+	echo "| server | C edition | SQL edition | SQL / C | core uuidv7() | SQL / core |"
+	echo "|---|---|---|---|---|---|"
+	printf '%s\n' "${gen_md[@]}"
+	echo
+	echo "## One-day count on 1,000 daily partitions (96,000 rows), fastest of $ROUNDS"
+	echo
+	echo "| server | form | partitions scanned (C / SQL) | planning ms, C | planning ms, SQL | SQL / C | execution ms, C | execution ms, SQL |"
+	echo "|---|---|---|---|---|---|---|---|"
+	printf '%s\n' "${day_md[@]}"
+} | tee "$OUT/sql_edition.md"
