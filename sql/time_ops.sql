@@ -17,12 +17,10 @@ SELECT amopfamily, amoplefttype, amoprighttype, amopstrategy, amopopr, amopmetho
 CREATE TEMP TABLE core_amproc AS
 SELECT amprocfamily, amproclefttype, amprocrighttype, amprocnum, amproc FROM pg_amproc;
 
--- without the extension there is no such operator (the error's message
--- alone: PostgreSQL 19 words its hint differently)
-\set VERBOSITY terse
-SELECT uuidv7_min('2025-01-01') < '2025-01-01'::timestamptz;
-\echo :LAST_ERROR_SQLSTATE
-\set VERBOSITY default
+-- without this extension, uuidv7's own operators answer (SQL, inlined into
+-- a comparison of uuids: test comparison)
+SELECT o.oprcode AS "uuid < timestamptz" FROM pg_operator o
+WHERE o.oprname = '<' AND o.oprleft = 'uuid'::regtype AND o.oprright = 'timestamptz'::regtype;
 
 -- only a superuser can add to PostgreSQL's own operator families
 CREATE ROLE regress_uuidv7_owner;
@@ -33,6 +31,13 @@ RESET ROLE;
 DROP ROLE regress_uuidv7_owner;
 
 CREATE EXTENSION uuidv7_time_ops;
+-- uuidv7's operators hold the names in public, so this extension's went into
+-- a schema of their own, uuidv7_time_ops, which comes first from here on so
+-- that the queries below use them
+SELECT n.nspname, count(*) AS operators FROM pg_operator o JOIN pg_namespace n ON n.oid = o.oprnamespace
+WHERE (o.oprleft, o.oprright) IN (('uuid'::regtype, 'timestamptz'::regtype), ('timestamptz'::regtype, 'uuid'::regtype))
+GROUP BY n.nspname ORDER BY n.nspname COLLATE "C";
+SET search_path = uuidv7_time_ops, public;
 -- (BRIN's multi-minmax class, which PostgreSQL has from 14 on, has a test of
 -- its own: time_ops_brin_multi)
 SELECT * FROM uuidv7_time_ops_status() WHERE family <> 'uuid_minmax_multi_ops';
@@ -335,7 +340,35 @@ SELECT severity, object, fix FROM uuidv7_doctor();
 SELECT count(*) AS repaired FROM uuidv7_time_ops_repair();
 SELECT count(*) AS findings FROM uuidv7_doctor();
 
--- removal leaves PostgreSQL's families exactly as they were
+-- uuidv7's SQL operators answer exactly as this extension's: against its
+-- btree comparison support, for keys and instants at every edge and at random
+SELECT setseed(0.3) IS NULL AS seeded;
+SELECT count(*) AS pairs,
+	count(*) FILTER (WHERE (id OPERATOR(public.<) t) <> (uuidv7_cmp_timestamptz(id, t) < 0)
+						   OR (id OPERATOR(public.<=) t) <> (uuidv7_cmp_timestamptz(id, t) <= 0)
+						   OR (id OPERATOR(public.>=) t) <> (uuidv7_cmp_timestamptz(id, t) >= 0)
+						   OR (id OPERATOR(public.>) t) <> (uuidv7_cmp_timestamptz(id, t) > 0)
+						   OR (t OPERATOR(public.<) id) <> (timestamptz_cmp_uuidv7(t, id) < 0)
+						   OR (t OPERATOR(public.<=) id) <> (timestamptz_cmp_uuidv7(t, id) <= 0)
+						   OR (t OPERATOR(public.>=) id) <> (timestamptz_cmp_uuidv7(t, id) >= 0)
+						   OR (t OPERATOR(public.>) id) <> (timestamptz_cmp_uuidv7(t, id) > 0)) AS disagreements
+FROM (SELECT uuidv7_generate_at('2025-01-01 00:00+00'::timestamptz + (random() * 1000)::int * interval '1 ms') AS id
+	  FROM generate_series(1, 300)
+	  UNION ALL SELECT uuidv7_min('2025-01-01 00:00+00'::timestamptz + g * interval '1 ms') FROM generate_series(0, 1000) g
+	  UNION ALL SELECT unnest(ARRAY['00000000-0000-0000-0000-000000000000', '00000000-0000-7000-8000-000000000000',
+									'00000000-0000-6fff-ffff-ffffffffffff', '01941f29-7c00-4abc-9def-0123456789ab',
+									'ffffffff-ffff-7000-8000-000000000000', 'ffffffff-ffff-7fff-bfff-ffffffffffff',
+									'ffffffff-ffff-ffff-ffff-ffffffffffff']::uuid[])) k,
+	(SELECT '2025-01-01 00:00+00'::timestamptz + (random() * 1000000)::int * interval '1 us' AS t
+	 FROM generate_series(1, 40)
+	 UNION ALL SELECT '2025-01-01 00:00+00'::timestamptz + g * interval '250 us' FROM generate_series(0, 20) g
+	 UNION ALL SELECT unnest(ARRAY['-infinity', '1969-12-31 23:59:59.999999+00', '1970-01-01 00:00:00+00',
+								   '1970-01-01 00:00:00.000001+00', '10889-08-02 05:31:50.654999+00',
+								   '10889-08-02 05:31:50.655+00', '10889-08-02 05:31:50.655001+00',
+								   'infinity']::timestamptz[])) i;
+
+-- removal leaves PostgreSQL's families exactly as they were, and uuidv7's
+-- own operators in public
 DROP EXTENSION uuidv7_time_ops;
 SELECT (SELECT count(*) FROM ((TABLE core_amop EXCEPT
 			SELECT amopfamily, amoplefttype, amoprighttype, amopstrategy, amopopr, amopmethod FROM pg_amop)
@@ -345,7 +378,9 @@ SELECT (SELECT count(*) FROM ((TABLE core_amop EXCEPT
 			SELECT amprocfamily, amproclefttype, amprocrighttype, amprocnum, amproc FROM pg_amproc)
 		UNION ALL (SELECT amprocfamily, amproclefttype, amprocrighttype, amprocnum, amproc FROM pg_amproc
 			EXCEPT TABLE core_amproc)) d) AS amproc_differences;
-SELECT count(*) AS operators_left FROM pg_operator
+SELECT to_regnamespace('uuidv7_time_ops') IS NULL AS schema_gone, count(*) AS operators_left,
+	bool_and(oprnamespace = 'public'::regnamespace) AS all_uuidv7s FROM pg_operator
 WHERE (oprleft, oprright) IN (('uuid'::regtype, 'timestamptz'::regtype), ('timestamptz'::regtype, 'uuid'::regtype));
+RESET search_path;
 SELECT count(*) AS casts_left FROM pg_cast
 WHERE (castsource, casttarget) IN (('timestamptz'::regtype, 'uuid'::regtype), ('uuid'::regtype, 'timestamptz'::regtype));

@@ -17,6 +17,9 @@ WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits',
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 CREATE EXTENSION uuidv7_time_ops;
+-- (its operators, in their own schema beside uuidv7's: those are the ones
+-- in the multi-minmax family)
+SET search_path = uuidv7_time_ops, public;
 SELECT * FROM uuidv7_time_ops_status() WHERE family = 'uuid_minmax_multi_ops';
 
 -- two hundred thousand time-ordered rows, one a second; a one-hour range
@@ -44,3 +47,4 @@ FROM events WHERE id >= '2025-01-01 12:00:00+00'::timestamptz AND id < '2025-01-
 
 DROP TABLE events;
 DROP EXTENSION uuidv7_time_ops;
+RESET search_path;

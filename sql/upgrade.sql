@@ -113,9 +113,25 @@ SELECT extname, extversion AS upgraded_version FROM pg_extension WHERE extname L
 CREATE TEMP TABLE upgraded AS
 SELECT ext, o.* FROM unnest(ARRAY['uuidv7', 'uuidv7_time_ops']::name[]) ext, pg_temp.extension_objects(ext) o;
 
+-- the same objects, but for the time operators: a fresh install has
+-- uuidv7's (SQL, inlined) in its schema and those of uuidv7_time_ops in a
+-- schema of their own; after the upgrade, the operators uuidv7_time_ops 0.2.0
+-- made in the shared schema stay (views refer to them; they answer the same)
+-- and uuidv7 makes none
+CREATE FUNCTION pg_temp.time_operator(object text) RETURNS boolean LANGUAGE sql AS $$
+	SELECT object ~ '^operator .*\((uuid,timestamp with time zone|timestamp with time zone,uuid)\)$'
+		OR object = 'schema uuidv7_time_ops'
+$$;
 SELECT 'only in fresh install' AS difference, * FROM (TABLE fresh EXCEPT TABLE upgraded) f
+WHERE NOT pg_temp.time_operator(object)
 UNION ALL
-SELECT 'only after upgrade', * FROM (TABLE upgraded EXCEPT TABLE fresh) u;
+SELECT 'only after upgrade', * FROM (TABLE upgraded EXCEPT TABLE fresh) u
+WHERE NOT pg_temp.time_operator(object);
+SELECT * FROM (
+	SELECT 'fresh' AS install, ext, count(*) AS time_operators FROM fresh WHERE pg_temp.time_operator(object) GROUP BY ext
+	UNION ALL
+	SELECT 'upgraded', ext, count(*) FROM upgraded WHERE pg_temp.time_operator(object) GROUP BY ext) t
+ORDER BY install COLLATE "C", ext COLLATE "C";
 SELECT ext, count(*) AS objects_compared,
 	count(*) FILTER (WHERE object LIKE 'function %' AND (
 		SELECT proleakproof FROM pg_proc WHERE oid = to_regprocedure(substr(object, length('function ') + 1)))) AS leakproof

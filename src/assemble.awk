@@ -5,8 +5,9 @@
 #   awk -f src/assemble.awk -v edition=c|sql -v template=T SOURCE.sql ...
 #       prints the template T, each line "--#object NAME" replaced by the
 #       stanza of the object NAME from the sources (the comment right above
-#       its CREATE, the CREATE and its COMMENT ON; or of the block DO $NAME$),
-#       "--#object NAME replace" with CREATE OR REPLACE
+#       its CREATE, the CREATE and its COMMENT ON; one for each overload; or
+#       of the block DO $NAME$), "--#object NAME replace" with CREATE OR
+#       REPLACE
 #
 # In a source, the lines between "--#if c" (or "--#if sql") and "--#endif"
 # belong to that edition only; "--#else" starts the other edition's lines.
@@ -43,38 +44,43 @@ function fail(message)
 	exit 1;
 }
 
-# Print the stanza of an object, its CREATE made CREATE OR REPLACE if asked.
-function print_stanza(name, replace,		i, first, last, start, text)
+# Print the stanzas of an object (each of its overloads), CREATE made CREATE
+# OR REPLACE if asked.
+function print_stanza(name, replace,		i, first, last, start, text, found)
 {
-	for (i = 1; i <= n; i++)
-		if (line[i] ~ ("^CREATE (FUNCTION|PROCEDURE|AGGREGATE|DOMAIN) " name "[ (]") ||
-			line[i] == ("DO $" name "$"))
-			break;
-	if (i > n)
+	for (start = 1; start <= n; start++)
+	{
+		if (line[start] !~ ("^CREATE (FUNCTION|PROCEDURE|AGGREGATE|DOMAIN) " name "[ (]") &&
+			line[start] != ("DO $" name "$"))
+			continue;
+		if (found++)
+			print "";
+		for (first = start; first > 1 && line[first - 1] ~ /^--/; first--)
+			;
+		if (line[start] ~ /^DO /)
+			for (last = start; last <= n && line[last] != ("$" name "$;"); last++)
+				;
+		else
+		{
+			for (last = start; last <= n && line[last] !~ ("^COMMENT ON [A-Z]+ " name "[ (]"); last++)
+				;
+			while (last <= n && line[last] !~ /;$/)
+				last++;
+		}
+		for (i = first; i <= last; i++)
+		{
+			text = line[i];
+			if (i == start && replace)
+				sub(/^CREATE /, "CREATE OR REPLACE ", text);
+			print text;
+		}
+		start = last;
+	}
+	if (!found)
 	{
 		printf "%s: no object %s in the sources\n", template, name > "/dev/stderr";
 		failed = 1;
 		exit 1;
-	}
-	start = i;
-	for (first = start; first > 1 && line[first - 1] ~ /^--/; first--)
-		;
-	if (line[start] ~ /^DO /)
-		for (last = start; last <= n && line[last] != ("$" name "$;"); last++)
-			;
-	else
-	{
-		for (last = start; last <= n && line[last] !~ ("^COMMENT ON [A-Z]+ " name "[ (]"); last++)
-			;
-		while (last <= n && line[last] !~ /;$/)
-			last++;
-	}
-	for (i = first; i <= last; i++)
-	{
-		text = line[i];
-		if (i == start && replace)
-			sub(/^CREATE /, "CREATE OR REPLACE ", text);
-		print text;
 	}
 }
 

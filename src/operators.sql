@@ -92,70 +92,62 @@ COMMENT ON FUNCTION uuidv7_in_range(pg_catalog.uuid, pg_catalog.uuid, pg_catalog
 'in_range support for RANGE window frames with an interval offset over ORDER BY a UUIDv7 key, by embedded time';
 
 -- operators
+--
+-- In the extension's schema, unless uuidv7 (0.3.0 and later) has made its
+-- own there: those are SQL that the planner inlines into comparisons of
+-- uuids, and answer as these do.  Then these go into a schema of their own,
+-- uuidv7_time_ops (a member of the extension, dropped with it), so that the
+-- families' members are this extension's and go with it; queries keep
+-- calling uuidv7's unless that schema comes first in search_path.
 
-CREATE OPERATOR < (
-	LEFTARG = pg_catalog.uuid, RIGHTARG = pg_catalog.timestamptz,
-	FUNCTION = uuidv7_lt_timestamptz,
-	COMMUTATOR = >, NEGATOR = >=,
-	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
-);
-COMMENT ON OPERATOR < (pg_catalog.uuid, pg_catalog.timestamptz) IS 'UUIDv7 of an earlier time than';
-
-CREATE OPERATOR <= (
-	LEFTARG = pg_catalog.uuid, RIGHTARG = pg_catalog.timestamptz,
-	FUNCTION = uuidv7_le_timestamptz,
-	COMMUTATOR = >=, NEGATOR = >,
-	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
-);
-COMMENT ON OPERATOR <= (pg_catalog.uuid, pg_catalog.timestamptz) IS 'UUIDv7 of an earlier time than, or the first UUIDv7 of a time on a whole millisecond';
-
-CREATE OPERATOR >= (
-	LEFTARG = pg_catalog.uuid, RIGHTARG = pg_catalog.timestamptz,
-	FUNCTION = uuidv7_ge_timestamptz,
-	COMMUTATOR = <=, NEGATOR = <,
-	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
-);
-COMMENT ON OPERATOR >= (pg_catalog.uuid, pg_catalog.timestamptz) IS 'UUIDv7 of the same or a later time than';
-
-CREATE OPERATOR > (
-	LEFTARG = pg_catalog.uuid, RIGHTARG = pg_catalog.timestamptz,
-	FUNCTION = uuidv7_gt_timestamptz,
-	COMMUTATOR = <, NEGATOR = <=,
-	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
-);
-COMMENT ON OPERATOR > (pg_catalog.uuid, pg_catalog.timestamptz) IS 'UUIDv7 of the same or a later time than, but not the first UUIDv7 of a time on a whole millisecond';
-
-CREATE OPERATOR < (
-	LEFTARG = pg_catalog.timestamptz, RIGHTARG = pg_catalog.uuid,
-	FUNCTION = timestamptz_lt_uuidv7,
-	COMMUTATOR = >, NEGATOR = >=,
-	RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
-);
-COMMENT ON OPERATOR < (pg_catalog.timestamptz, pg_catalog.uuid) IS 'earlier than or the same time as the UUIDv7, but not a time on a whole millisecond against its first UUIDv7';
-
-CREATE OPERATOR <= (
-	LEFTARG = pg_catalog.timestamptz, RIGHTARG = pg_catalog.uuid,
-	FUNCTION = timestamptz_le_uuidv7,
-	COMMUTATOR = >=, NEGATOR = >,
-	RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
-);
-COMMENT ON OPERATOR <= (pg_catalog.timestamptz, pg_catalog.uuid) IS 'earlier than or the same time as the UUIDv7';
-
-CREATE OPERATOR >= (
-	LEFTARG = pg_catalog.timestamptz, RIGHTARG = pg_catalog.uuid,
-	FUNCTION = timestamptz_ge_uuidv7,
-	COMMUTATOR = <=, NEGATOR = <,
-	RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
-);
-COMMENT ON OPERATOR >= (pg_catalog.timestamptz, pg_catalog.uuid) IS 'later than the time of the UUIDv7, or a time on a whole millisecond against its first UUIDv7';
-
-CREATE OPERATOR > (
-	LEFTARG = pg_catalog.timestamptz, RIGHTARG = pg_catalog.uuid,
-	FUNCTION = timestamptz_gt_uuidv7,
-	COMMUTATOR = <, NEGATOR = <=,
-	RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
-);
-COMMENT ON OPERATOR > (pg_catalog.timestamptz, pg_catalog.uuid) IS 'later than the time of the UUIDv7';
+DO $operators$
+DECLARE
+	target name := '@extschema@';
+	op record;
+BEGIN
+	IF EXISTS (SELECT FROM pg_catalog.pg_operator o
+			   WHERE o.oprnamespace OPERATOR(pg_catalog.=) '@extschema@'::pg_catalog.regnamespace
+				   AND o.oprname OPERATOR(pg_catalog.=) ANY ('{<,<=,>=,>}'::pg_catalog.name[])
+				   AND o.oprleft OPERATOR(pg_catalog.=) ANY ('{uuid,timestamptz}'::pg_catalog.regtype[])
+				   AND o.oprright OPERATOR(pg_catalog.=) ANY ('{uuid,timestamptz}'::pg_catalog.regtype[])
+				   AND o.oprleft OPERATOR(pg_catalog.<>) o.oprright) THEN
+		target := 'uuidv7_time_ops';
+		CREATE SCHEMA uuidv7_time_ops;
+		COMMENT ON SCHEMA uuidv7_time_ops IS
+		'the operators of uuidv7_time_ops, where uuidv7''s own time comparisons take their names in the extension''s schema';
+		GRANT USAGE ON SCHEMA uuidv7_time_ops TO PUBLIC;
+	END IF;
+	FOR op IN
+		SELECT * FROM (VALUES
+			('<', 'pg_catalog.uuid', 'pg_catalog.timestamptz', 'uuidv7_lt_timestamptz', '>', '>=', 'lt',
+			 'UUIDv7 of an earlier time than'),
+			('<=', 'pg_catalog.uuid', 'pg_catalog.timestamptz', 'uuidv7_le_timestamptz', '>=', '>', 'le',
+			 'UUIDv7 of an earlier time than, or the first UUIDv7 of a time on a whole millisecond'),
+			('>=', 'pg_catalog.uuid', 'pg_catalog.timestamptz', 'uuidv7_ge_timestamptz', '<=', '<', 'ge',
+			 'UUIDv7 of the same or a later time than'),
+			('>', 'pg_catalog.uuid', 'pg_catalog.timestamptz', 'uuidv7_gt_timestamptz', '<', '<=', 'gt',
+			 'UUIDv7 of the same or a later time than, but not the first UUIDv7 of a time on a whole millisecond'),
+			('<', 'pg_catalog.timestamptz', 'pg_catalog.uuid', 'timestamptz_lt_uuidv7', '>', '>=', 'lt',
+			 'earlier than or the same time as the UUIDv7, but not a time on a whole millisecond against its first UUIDv7'),
+			('<=', 'pg_catalog.timestamptz', 'pg_catalog.uuid', 'timestamptz_le_uuidv7', '>=', '>', 'le',
+			 'earlier than or the same time as the UUIDv7'),
+			('>=', 'pg_catalog.timestamptz', 'pg_catalog.uuid', 'timestamptz_ge_uuidv7', '<=', '<', 'ge',
+			 'later than the time of the UUIDv7, or a time on a whole millisecond against its first UUIDv7'),
+			('>', 'pg_catalog.timestamptz', 'pg_catalog.uuid', 'timestamptz_gt_uuidv7', '<', '<=', 'gt',
+			 'later than the time of the UUIDv7')
+		) AS v(name, lefttype, righttype, func, commutator, negator, estimator, description)
+	LOOP
+		EXECUTE pg_catalog.format(
+			'CREATE OPERATOR %I.%s (LEFTARG = %s, RIGHTARG = %s, FUNCTION = @extschema@.%I, '
+			'COMMUTATOR = OPERATOR(%I.%s), NEGATOR = OPERATOR(%I.%s), '
+			'RESTRICT = pg_catalog.scalar%ssel, JOIN = pg_catalog.scalar%sjoinsel)',
+			target, op.name, op.lefttype, op.righttype, op.func, target, op.commutator, target, op.negator,
+			op.estimator, op.estimator);
+		EXECUTE pg_catalog.format('COMMENT ON OPERATOR %I.%s (%s, %s) IS %L',
+								  target, op.name, op.lefttype, op.righttype, op.description);
+	END LOOP;
+END
+$operators$;
 
 -- casts between uuid and timestamptz, explicit only (no existing query
 -- changes meaning), for tools that need them both ways, such as Citus's
@@ -209,13 +201,20 @@ AS $$
 	members (access_method, family, is_operator, number, lefttype, righttype, object, member) AS (
 		-- btree: both argument orders; BRIN: the indexed uuid on the left
 		SELECT f.access_method, f.family, true, o.strategy, t.l::regtype, t.r::regtype, op.oid,
-			format('OPERATOR %s @extschema@.%s (%s, %s)', o.strategy, o.name, t.l, t.r)
+			format('OPERATOR %s %s.%s (%s, %s)', o.strategy, op.oprnamespace::regnamespace, o.name, t.l, t.r)
 		FROM families f
 			CROSS JOIN operators o
 			JOIN (VALUES ('uuid', 'timestamptz'), ('timestamptz', 'uuid')) AS t(l, r)
 				ON f.access_method = 'btree' OR t.l = 'uuid'
 			JOIN pg_operator op ON op.oprname = o.name AND op.oprleft = t.l::regtype
-				AND op.oprright = t.r::regtype AND op.oprnamespace = '@extschema@'::regnamespace
+				AND op.oprright = t.r::regtype
+				-- this extension's operators, in its schema or in uuidv7_time_ops
+				AND op.oprcode IN (SELECT p.oid FROM pg_proc p
+								   WHERE p.pronamespace = '@extschema@'::regnamespace
+									   AND p.proname IN ('uuidv7_lt_timestamptz', 'uuidv7_le_timestamptz',
+														 'uuidv7_ge_timestamptz', 'uuidv7_gt_timestamptz',
+														 'timestamptz_lt_uuidv7', 'timestamptz_le_uuidv7',
+														 'timestamptz_ge_uuidv7', 'timestamptz_gt_uuidv7'))
 		UNION ALL
 		SELECT 'btree', 'uuid_ops', false, p.number, p.l::regtype, p.r::regtype, p.f::regprocedure,
 			format('FUNCTION %s (%s, %s) %s', p.number, p.l, p.r, p.f::regprocedure)

@@ -64,3 +64,22 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 --#object uuidv7_uuid_larger
 
 --#object minmax
+
+-- time comparisons for every role: inlinable SQL operators (uuidv7_time_ops
+-- 0.2.0's, where it was made in this schema, answer the same and stay)
+
+--#object uuidv7_first_not_before
+
+--#object uuidv7_last_before
+
+--#object uuidv7_last_not_after
+
+--#object uuidv7_time_lt
+
+--#object uuidv7_time_le
+
+--#object uuidv7_time_ge
+
+--#object uuidv7_time_gt
+
+--#object time_operators

@@ -98,3 +98,6 @@ COMMENT ON CAST (pg_catalog.timestamptz AS pg_catalog.uuid) IS
 CREATE CAST (pg_catalog.uuid AS pg_catalog.timestamptz) WITH FUNCTION uuidv7_uuid_to_timestamptz(pg_catalog.uuid);
 COMMENT ON CAST (pg_catalog.uuid AS pg_catalog.timestamptz) IS
 'the time of a UUIDv7, NULL for any other UUID (explicit only)';
+
+-- the members are found by their functions, wherever the operators are
+--#object uuidv7_time_ops_status replace
