@@ -129,19 +129,15 @@ COMMENT ON FUNCTION uuidv7_time_gt(pg_catalog.timestamptz, pg_catalog.uuid) IS
 
 -- The operators, where the schema has none of these: those of
 -- uuidv7_time_ops 0.2.0, made before this version, answer the same and stay
--- (views and rules refer to them); anyone else's are left alone, with a
--- WARNING.
+-- (views and rules refer to them), as do ours from an earlier run of the
+-- plain script; anyone else's are left alone, with a WARNING.
 DO $time_operators$
 DECLARE
 	existing text;
 	foreign_ones boolean;
 BEGIN
 	SELECT pg_catalog.string_agg(o.oid::pg_catalog.regoperator::pg_catalog.text, ', ' ORDER BY o.oid),
-		pg_catalog.bool_or(NOT EXISTS (
-			SELECT FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
-			WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
-				AND d.objid OPERATOR(pg_catalog.=) o.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'
-				AND e.extname OPERATOR(pg_catalog.=) 'uuidv7_time_ops'))
+		pg_catalog.bool_or(o.oprcode::pg_catalog.regprocedure::pg_catalog.text !~ '^(uuidv7_time_(lt|le|ge|gt)|(uuidv7_(lt|le|ge|gt)_timestamptz)|(timestamptz_(lt|le|ge|gt)_uuidv7))\(')
 	INTO existing, foreign_ones
 	FROM pg_catalog.pg_operator o
 	WHERE o.oprnamespace OPERATOR(pg_catalog.=) '@extschema@'::pg_catalog.regnamespace

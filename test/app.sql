@@ -1,7 +1,7 @@
 -- test/app.sql: the application database that the dump, restore and upgrade
 -- tests carry across: the uuid7 domain, defaults, a generated column, monthly
--- partitions on the key, expression and BRIN indexes, and a view using the
--- time operators of uuidv7_time_ops.
+-- partitions on the key, expression and BRIN indexes, a view using the
+-- time operators of uuidv7, and uuidv7_time_ops beside them.
 SET client_min_messages = warning;
 CREATE EXTENSION uuidv7;
 CREATE EXTENSION uuidv7_time_ops;

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# test/bench/sql_edition.sh: the SQL edition against the C edition, side by
-# side in one run, on each of MAJORS (15 18): the C edition installed into
-# the server (as test/check.sh builds it), the SQL edition into a copy of the
-# server that has no C of uuidv7 (test/lib.sh server_copy), a cluster each.
+# test/bench/sql_edition.sh: the SQL edition against the C edition, and the
+# time comparisons, side by side in one run, on each of MAJORS (15 18): the C
+# edition installed into the server (as test/check.sh builds it), with
+# uuidv7_time_ops, and the SQL edition into a copy of the server that has no
+# C of uuidv7 (test/lib.sh server_copy), a cluster each.
 #
 # - generation: SELECT count(f()) FROM generate_series(1, ROWS), ns a value
 #   above the count(1) floor, fastest of ROUNDS interleaved runs, for each
 #   edition's uuidv7_generate(), and core's uuidv7() where the server has it;
 # - a one-day count on a table of 1,000 daily partitions (a row every 15
-#   minutes) by id >= uuidv7_min(day) AND id < uuidv7_min(next day): the
-#   partitions scanned, planning and execution time (EXPLAIN ANALYZE, fastest
-#   of ROUNDS), with constants (plan-time pruning) and as a generic plan of
-#   a prepared statement (pruning at executor start).
+#   minutes) in three forms: uuidv7_min() bounds, the time operators of
+#   uuidv7 (inlined SQL), and those of uuidv7_time_ops (C, in core's btree
+#   family; C edition only); the partitions scanned, planning and execution
+#   time (EXPLAIN ANALYZE, fastest of ROUNDS), with constants (plan-time
+#   pruning) and as a generic plan of a prepared statement (pruning at
+#   executor start).
 #
 # Prints Markdown tables and writes them to test/bench/out/sql_edition.md.
 #
@@ -52,8 +55,29 @@ CREATE FUNCTION summary(p json) RETURNS text LANGUAGE sql AS \$\$
 	SELECT (SELECT count(*) FROM regexp_matches(p::text, '\"Relation Name\": \"ev_p', 'g')) || ' '
 		|| (p ->> 'Planning Time') || ' ' || (p ->> 'Execution Time')
 \$\$;"
-CONSTANT_Q="SELECT count(*) FROM ev WHERE id >= uuidv7_min(''2024-06-01 00:00+00'') AND id < uuidv7_min(''2024-06-02 00:00+00'')"
-GENERIC_Q="PREPARE one_day(timestamptz, timestamptz) AS SELECT count(*) FROM ev WHERE id >= uuidv7_min(\$1) AND id < uuidv7_min(\$2)"
+# the day's predicate in each form, %s standing for its two ends
+declare -A FORMS=(
+	[bounds]="id >= uuidv7_min(%s) AND id < uuidv7_min(%s)"
+	[operators]="id >= %s AND id < %s"
+	[time_ops]="id OPERATOR(uuidv7_time_ops.>=) %s AND id OPERATOR(uuidv7_time_ops.<) %s"
+)
+# plan_summary EDITION FORM constant|generic: partitions scanned, planning
+# and execution ms
+plan_summary() {
+	local where
+	if [ "$3" = constant ]; then
+		# shellcheck disable=SC2059
+		where=$(printf "${FORMS[$2]}" "''2024-06-01 00:00+00''::timestamptz" "''2024-06-02 00:00+00''::timestamptz")
+		on "$1" "SELECT summary(plan_of('SELECT count(*) FROM ev WHERE $where'))"
+	else
+		# shellcheck disable=SC2059
+		where=$(printf "${FORMS[$2]}" '$1' '$2')
+		PGHOST=${host[$1]} PGPORT=${port[$1]} "${bin[$1]}/psql" -X -q -At -v ON_ERROR_STOP=1 \
+			-c "SET plan_cache_mode = force_generic_plan" \
+			-c "PREPARE one_day(timestamptz, timestamptz) AS SELECT count(*) FROM ev WHERE $where" \
+			-c "SELECT summary(plan_of('EXECUTE one_day(''2024-06-01 00:00+00'', ''2024-06-02 00:00+00'')'))" | tail -n 1
+	fi
+}
 
 gen_md=() day_md=()
 for major in $MAJORS; do
@@ -72,6 +96,7 @@ for major in $MAJORS; do
 		cluster_start "uuidv7-bench-sqled-$major-$edition" "jit = off" "shared_buffers = 256MB"
 		host[$edition]=$PGHOST port[$edition]=$PGPORT bin[$edition]=$PG_BINDIR
 		psql_q "SET client_min_messages = warning; CREATE EXTENSION uuidv7" >/dev/null
+		[ $edition = c ] && psql_q "CREATE EXTENSION uuidv7_time_ops" >/dev/null
 		create_bench_ms
 		"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 <<<"$TABLE_SQL" >/dev/null
 	done
@@ -100,26 +125,18 @@ for major in $MAJORS; do
 
 	# the one-day count: fastest planning and execution of ROUNDS, each form
 	for form in constant generic; do
-		declare -A best=()
-		for edition in c sql; do
-			scanned= plan_best= exec_best=
-			for _ in $(seq 1 "$ROUNDS"); do
-				if [ $form = constant ]; then
-					read -r n plan exec < <(on $edition "SELECT summary(plan_of('$CONSTANT_Q'))")
-				else
-					read -r n plan exec < <(PGHOST=${host[$edition]} PGPORT=${port[$edition]} "${bin[$edition]}/psql" -X -q -At -v ON_ERROR_STOP=1 \
-						-c "SET plan_cache_mode = force_generic_plan" -c "$GENERIC_Q" \
-						-c "SELECT summary(plan_of('EXECUTE one_day(''2024-06-01 00:00+00'', ''2024-06-02 00:00+00'')'))" | tail -n 1)
-				fi
-				scanned=$n
-				plan_best=$(fastest_of $plan_best $plan)
-				exec_best=$(fastest_of $exec_best $exec)
+		for shape in bounds operators time_ops; do
+			for edition in c sql; do
+				[ $shape = time_ops ] && [ $edition = sql ] && continue
+				scanned= plan_best= exec_best=
+				for _ in $(seq 1 "$ROUNDS"); do
+					read -r scanned plan exec < <(plan_summary $edition $shape $form)
+					plan_best=$(fastest_of $plan_best $plan)
+					exec_best=$(fastest_of $exec_best $exec)
+				done
+				day_md+=("| $version | $edition | $shape | $form | $scanned | $plan_best | $exec_best |")
 			done
-			best[$edition]="$scanned $plan_best $exec_best"
 		done
-		read -r c_n c_plan c_exec <<<"${best[c]}"
-		read -r s_n s_plan s_exec <<<"${best[sql]}"
-		day_md+=("| $version | $form | $c_n / $s_n | $c_plan | $s_plan | $(ratio "$s_plan" "$c_plan" 1) | $c_exec | $s_exec |")
 	done
 	cluster_stop_all
 	CLUSTER_DIRS=()
@@ -134,7 +151,7 @@ done
 	echo
 	echo "## One-day count on 1,000 daily partitions (96,000 rows), fastest of $ROUNDS"
 	echo
-	echo "| server | form | partitions scanned (C / SQL) | planning ms, C | planning ms, SQL | SQL / C | execution ms, C | execution ms, SQL |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| server | edition | form | plan | partitions scanned | planning ms | execution ms |"
+	echo "|---|---|---|---|---|---|---|"
 	printf '%s\n' "${day_md[@]}"
 } | tee "$OUT/sql_edition.md"
