@@ -87,7 +87,7 @@ echo "family members missing after pg_upgrade: $missing; added by repair: $repai
 echo "plan before:"; echo "$before_plan"
 echo "plan after pg_upgrade:"; echo "$lost_plan"
 echo "plan after repair:"; echo "$repaired_plan"
-echo "uuidv7's operators, before and right after pg_upgrade:"; echo "$inlined_plan"
+echo "uuidv7's operators after pg_upgrade, before any repair (the same as before it):"; echo "$inlined_plan"
 [ "$same_schema" = yes ] && [ "$same_data" = yes ] && [ "$works" = "0 t 2 t" ] &&
 	[ "$missing" -gt 0 ] && [ "$repaired" = "$missing" ] && [ "$left_over" = 0 ] &&
 	grep -q "Index Only Scan using orders_p2025_02_pkey" <<<"$before_plan" &&
