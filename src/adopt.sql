@@ -30,66 +30,31 @@ $function$;
 COMMENT ON FUNCTION uuidv7_forbid_transaction_block(pg_catalog.text) IS
 'raise 25001 if called inside a transaction block (used by the procedures that commit between their steps)';
 
--- Turn a live table keyed by UUIDv7 into a table range-partitioned on that
--- key, of the same name, without rewriting its rows: the table itself
--- becomes the partition of the periods its rows fall in, up to the end of
--- the current one, and the next periods are made ahead.  A procedure, so
--- that it commits between its steps: the scans (keys that are not version 7,
--- the CHECK of the v7 rule for a plain uuid key, the CHECK of the bounds that
--- spares ATTACH a scan) run under SHARE UPDATE EXCLUSIVE, beside reads and
--- writes, and ACCESS EXCLUSIVE is held only for the catalog swap: rename the
--- table and its indexes, create the partitioned table of the old name LIKE
--- it, attach the old one, carry over owner, grants, comment, row security and
--- policies.  (No SET clause: a procedure with one cannot commit; each
--- transaction sets its own search_path.)
-CREATE PROCEDURE uuidv7_adopt_table(tbl pg_catalog.regclass, step pg_catalog.interval,
-									zone pg_catalog.text DEFAULT pg_catalog.current_setting('TimeZone'),
-									periods_ahead pg_catalog.int4 DEFAULT 3)
-LANGUAGE plpgsql
-AS $procedure$
+-- Adopting a live table keyed by UUIDv7: turning it into a table
+-- range-partitioned on that key, of the same name, without rewriting its
+-- rows.  The table itself becomes the partition of the periods its rows fall
+-- in, up to the end of the current one, and the next periods are made ahead.
+-- The procedure uuidv7_adopt_table runs the steps below and commits between
+-- them: the scans (keys that are not version 7, the CHECK of the v7 rule for
+-- a plain uuid key, the CHECK of the bounds that spares ATTACH a scan) run
+-- under SHARE UPDATE EXCLUSIVE, beside reads and writes, and ACCESS EXCLUSIVE
+-- is held only for the catalog swap.
+
+-- Step 1: what the table is checked for before anything changes, and what
+-- the other steps need to know of it.
+CREATE FUNCTION uuidv7_adopt_check(tbl pg_catalog.regclass,
+								   OUT table_name pg_catalog.name,
+								   OUT key_column pg_catalog.name,
+								   OUT plain_uuid pg_catalog.bool)
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
 DECLARE
 	schema_name name;
-	table_name name;
-	kept_name text;
 	relkind "char";
-	key_column name;
 	key_type oid;
-	plain_uuid boolean;
-	rule_check text;
-	bounds_check text := 'uuidv7_adopt_bounds';
-	not_v7 bigint;
-	oldest timestamptz;
-	newest timestamptz;
-	months int;
-	days int;
-	seconds numeric;
-	anchor timestamptz;
-	lower_bound uuid;
-	upper_bound uuid;
-	upper_time timestamptz;
-	parent regclass;
-	kept regclass;
-	idx record;
-	acl record;
-	pol record;
+	kept_name text;
 BEGIN
-	-- (before anything else: the caller's search_path must not choose the
-	-- functions and operators this calls)
-	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-	PERFORM @extschema@.uuidv7_forbid_transaction_block('uuidv7_adopt_table');
-	IF tbl IS NULL OR step IS NULL OR zone IS NULL OR periods_ahead IS NULL THEN
-		RAISE EXCEPTION 'uuidv7_adopt_table() takes no NULL argument'
-			USING ERRCODE = 'null_value_not_allowed';
-	END IF;
-	IF periods_ahead < 0 THEN
-		RAISE EXCEPTION 'periods_ahead must not be negative' USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	-- the step and zone are checked before anything changes
-	PERFORM @extschema@.uuidv7_partition_bounds(now(), now() + step, step, zone);
-	months := extract(year FROM step) * 12 + extract(month FROM step);
-	days := extract(day FROM step);
-	seconds := extract(epoch FROM step - make_interval(months => months, days => days));
-
 	SELECT n.nspname, c.relname, c.relkind INTO schema_name, table_name, relkind
 	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = tbl;
 	IF relkind <> 'r' OR EXISTS (SELECT FROM pg_inherits WHERE inhrelid = tbl OR inhparent = tbl) THEN
@@ -119,35 +84,32 @@ BEGIN
 			USING ERRCODE = 'duplicate_table',
 				  DETAIL = 'The name is taken or longer than 63 bytes.';
 	END IF;
+END
+$function$;
 
-	-- every key must be a UUIDv7: a plain uuid key is scanned (ACCESS SHARE)
-	-- and then keeps the rule as a validated CHECK; a uuid7 key has it
-	rule_check := left(table_name, 50) || '_uuidv7_key';
-	IF plain_uuid THEN
-		EXECUTE format('SELECT count(*) FROM %s WHERE @extschema@.uuidv7_timestamp(%I) IS NULL', tbl, key_column)
-			INTO not_v7;
-		IF not_v7 > 0 THEN
-			RAISE EXCEPTION 'table "%" has % keys that are not version 7 UUIDs', table_name, not_v7
-				USING ERRCODE = 'check_violation',
-					  HINT = format('List them with SELECT %I FROM %s WHERE uuidv7_timestamp(%I) IS NULL; a time-partitioned table cannot hold them (see "From bigserial or version 4 keys" in the README).',
-									key_column, tbl, key_column);
-		END IF;
-		COMMIT;
-		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-		IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = tbl AND conname = rule_check) THEN
-			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (@extschema@.uuidv7_timestamp(%I) IS NOT NULL) NOT VALID',
-						   tbl, rule_check, key_column);
-			COMMIT;
-			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-		END IF;
-		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', tbl, rule_check);
-		COMMIT;
-		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-	END IF;
+COMMENT ON FUNCTION uuidv7_adopt_check(pg_catalog.regclass) IS
+'step 1 of uuidv7_adopt_table: the checks of the table before anything changes (42809, 0A000, 42P07), and its name, key column and whether the key is a plain uuid';
 
-	-- the periods the rows fall in, counted from the start of the oldest
-	-- row's year, quarter, month, week, day, hour or minute, up to the end of
-	-- the period of now (or of the newest row, if later)
+-- Step 2: the span the table becomes the partition of, counted from the
+-- start of the oldest row's year, quarter, month, week, day, hour or minute
+-- (as fits the step) up to the end of the period of now, or of the newest
+-- row if later; its bounds and the end of its last period.
+CREATE FUNCTION uuidv7_adopt_span(tbl pg_catalog.regclass, key_column pg_catalog.name,
+								  step pg_catalog.interval, zone pg_catalog.text,
+								  OUT lower_bound pg_catalog.uuid,
+								  OUT upper_bound pg_catalog.uuid,
+								  OUT upper_time pg_catalog.timestamptz)
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	months int := extract(year FROM step) * 12 + extract(month FROM step);
+	days int := extract(day FROM step);
+	seconds numeric := extract(epoch FROM step - make_interval(months => months, days => days));
+	oldest timestamptz;
+	newest timestamptz;
+	anchor timestamptz;
+BEGIN
 	EXECUTE format('SELECT @extschema@.uuidv7_timestamp((SELECT %1$I FROM %2$s ORDER BY %1$I LIMIT 1)), '
 				   '@extschema@.uuidv7_timestamp((SELECT %1$I FROM %2$s ORDER BY %1$I DESC LIMIT 1))', key_column, tbl)
 		INTO oldest, newest;
@@ -165,24 +127,40 @@ BEGIN
 	SELECT b.upper_bound, b.period_end INTO upper_bound, upper_time
 	FROM @extschema@.uuidv7_partition_bounds(anchor, greatest(now(), newest) + interval '1 microsecond', step, zone) b
 	ORDER BY b.period_start DESC LIMIT 1;
+END
+$function$;
 
-	-- the bounds as a CHECK, validated beside reads and writes, so that
-	-- ATTACH need not scan under its lock
-	IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = tbl AND conname = bounds_check) THEN
-		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (%I >= %L AND %I < %L) NOT VALID',
-					   tbl, bounds_check, key_column, lower_bound, key_column, upper_bound);
-		COMMIT;
-		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-	END IF;
-	EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', tbl, bounds_check);
-	COMMIT;
-	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+COMMENT ON FUNCTION uuidv7_adopt_span(pg_catalog.regclass, pg_catalog.name, pg_catalog.interval, pg_catalog.text) IS
+'step 2 of uuidv7_adopt_table: the partition bounds of the periods the table''s rows fall in, up to the end of the current period, and when the last one ends';
 
-	-- the swap, under ACCESS EXCLUSIVE until the commit
+-- Step 3: the catalog swap, under ACCESS EXCLUSIVE on the table until the
+-- caller commits: the table and its indexes renamed to <name>_adopted (so
+-- that the parent's indexes take the old names), the partitioned table of
+-- its name made LIKE it, the table attached as the partition of
+-- [lower_bound, upper_bound) (its validated CHECK uuidv7_adopt_bounds spares
+-- the scan, and is dropped), owner, comment, grants, row security and
+-- policies carried over.  Returns the partitioned table.
+CREATE FUNCTION uuidv7_adopt_swap(tbl pg_catalog.regclass, key_column pg_catalog.name,
+								  lower_bound pg_catalog.uuid, upper_bound pg_catalog.uuid)
+RETURNS pg_catalog.regclass
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	schema_name name;
+	table_name name;
+	kept_name text;
+	parent regclass;
+	kept regclass := tbl;
+	idx record;
+	acl record;
+	pol record;
+BEGIN
+	SELECT n.nspname, c.relname INTO schema_name, table_name
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = tbl;
+	kept_name := table_name || '_adopted';
 	EXECUTE format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', tbl);
 	EXECUTE format('ALTER TABLE %s RENAME TO %I', tbl, kept_name);
-	kept := tbl;
-	-- its indexes' names go with it, so that the parent's take the old ones
 	FOR idx IN SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = kept LOOP
 		EXECUTE format('ALTER INDEX %I.%I RENAME TO %I', schema_name, idx.relname,
 					   left(CASE WHEN starts_with(idx.relname, table_name || '_')
@@ -192,10 +170,10 @@ BEGIN
 	EXECUTE format('CREATE TABLE %I.%I (LIKE %s INCLUDING ALL) PARTITION BY RANGE (%I)',
 				   schema_name, table_name, kept, key_column);
 	parent := format('%I.%I', schema_name, table_name)::regclass;
-	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', parent, bounds_check);
+	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_adopt_bounds', parent);
 	EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
 				   parent, kept, lower_bound, upper_bound);
-	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', kept, bounds_check);
+	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_adopt_bounds', kept);
 
 	EXECUTE format('ALTER TABLE %s OWNER TO %I', parent, (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = kept));
 	EXECUTE format('COMMENT ON TABLE %s IS %L', parent, obj_description(kept, 'pg_class'));
@@ -231,6 +209,87 @@ BEGIN
 					   ' USING (' || pg_get_expr(pol.polqual, pol.polrelid) || ')',
 					   ' WITH CHECK (' || pg_get_expr(pol.polwithcheck, pol.polrelid) || ')');
 	END LOOP;
+	RETURN parent;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_adopt_swap(pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid) IS
+'step 3 of uuidv7_adopt_table: the catalog swap that makes the table the partition of [lower_bound, upper_bound) of a new partitioned table of its name, with its owner, comment, grants, row security and policies; returns the new table';
+
+-- The steps, committing between them.  (No SET clause: a procedure with one
+-- cannot commit; each transaction sets its own search_path.)
+CREATE PROCEDURE uuidv7_adopt_table(tbl pg_catalog.regclass, step pg_catalog.interval,
+									zone pg_catalog.text DEFAULT pg_catalog.current_setting('TimeZone'),
+									periods_ahead pg_catalog.int4 DEFAULT 3)
+LANGUAGE plpgsql
+AS $procedure$
+DECLARE
+	table_name name;
+	key_column name;
+	plain_uuid boolean;
+	rule_check text;
+	not_v7 bigint;
+	lower_bound uuid;
+	upper_bound uuid;
+	upper_time timestamptz;
+	parent regclass;
+BEGIN
+	-- (before anything else: the caller's search_path must not choose the
+	-- functions and operators this calls)
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	PERFORM @extschema@.uuidv7_forbid_transaction_block('uuidv7_adopt_table');
+	IF tbl IS NULL OR step IS NULL OR zone IS NULL OR periods_ahead IS NULL THEN
+		RAISE EXCEPTION 'uuidv7_adopt_table() takes no NULL argument'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF periods_ahead < 0 THEN
+		RAISE EXCEPTION 'periods_ahead must not be negative' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	-- the step and zone are checked before anything changes
+	PERFORM @extschema@.uuidv7_partition_bounds(now(), now() + step, step, zone);
+	SELECT * INTO table_name, key_column, plain_uuid FROM @extschema@.uuidv7_adopt_check(tbl);
+
+	-- every key must be a UUIDv7: a plain uuid key is scanned (ACCESS SHARE)
+	-- and then keeps the rule as a validated CHECK; a uuid7 key has it
+	rule_check := left(table_name, 50) || '_uuidv7_key';
+	IF plain_uuid THEN
+		EXECUTE format('SELECT count(*) FROM %s WHERE @extschema@.uuidv7_timestamp(%I) IS NULL', tbl, key_column)
+			INTO not_v7;
+		IF not_v7 > 0 THEN
+			RAISE EXCEPTION 'table "%" has % keys that are not version 7 UUIDs', table_name, not_v7
+				USING ERRCODE = 'check_violation',
+					  HINT = format('List them with SELECT %I FROM %s WHERE uuidv7_timestamp(%I) IS NULL; a time-partitioned table cannot hold them (see "From bigserial or version 4 keys" in the README).',
+									key_column, tbl, key_column);
+		END IF;
+		COMMIT;
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+		IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = tbl AND conname = rule_check) THEN
+			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (@extschema@.uuidv7_timestamp(%I) IS NOT NULL) NOT VALID',
+						   tbl, rule_check, key_column);
+			COMMIT;
+			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+		END IF;
+		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', tbl, rule_check);
+		COMMIT;
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	END IF;
+
+	SELECT * INTO lower_bound, upper_bound, upper_time
+	FROM @extschema@.uuidv7_adopt_span(tbl, key_column, step, zone);
+
+	-- the bounds as a CHECK, validated beside reads and writes, so that
+	-- ATTACH need not scan under its lock (uuidv7_adopt_swap drops it)
+	IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = tbl AND conname = 'uuidv7_adopt_bounds') THEN
+		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_adopt_bounds CHECK (%I >= %L AND %I < %L) NOT VALID',
+					   tbl, key_column, lower_bound, key_column, upper_bound);
+		COMMIT;
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	END IF;
+	EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT uuidv7_adopt_bounds', tbl);
+	COMMIT;
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+
+	parent := @extschema@.uuidv7_adopt_swap(tbl, key_column, lower_bound, upper_bound);
 	COMMIT;
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 

@@ -55,6 +55,12 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_forbid_transaction_block
 
+--#object uuidv7_adopt_check
+
+--#object uuidv7_adopt_span
+
+--#object uuidv7_adopt_swap
+
 --#object uuidv7_adopt_table
 
 --#object uuidv7_doctor
