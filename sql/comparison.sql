@@ -126,3 +126,17 @@ SELECT count(*) FROM log WHERE id >= '2025-01-01 12:00+00'::timestamptz AND id <
 SET enable_seqscan = on;
 SELECT count(*) AS one_hour FROM log WHERE id >= '2025-01-01 12:00+00'::timestamptz AND id < '2025-01-01 13:00+00'::timestamptz;
 DROP TABLE events, log;
+
+-- operators of these names that the schema has already are left alone: a
+-- user's own, with a WARNING (an extension script's NOTICEs never reach the
+-- client), and none of uuidv7's is made
+SELECT current_database() AS regress_db \gset
+CREATE DATABASE regress_uuidv7_comparison;
+\c regress_uuidv7_comparison
+CREATE FUNCTION public.always(uuid, timestamptz) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT true';
+CREATE OPERATOR public.>= (LEFTARG = uuid, RIGHTARG = timestamptz, FUNCTION = public.always);
+CREATE EXTENSION uuidv7;
+SELECT o.oprname, o.oprcode AS function FROM pg_operator o
+WHERE o.oprleft = 'uuid'::regtype AND o.oprright = 'timestamptz'::regtype ORDER BY o.oprname COLLATE "C";
+\c :"regress_db"
+DROP DATABASE regress_uuidv7_comparison;
