@@ -7,7 +7,8 @@
 #     superuser that creates the (trusted) extension in its own database;
 #   - a database using it, dumped and restored onto this major's server with
 #     the C edition: the schema dumps again identically, the rows are the
-#     same, and the C edition serves it;
+#     same, and the C edition serves it; and its dump from there restored
+#     onto the SQL edition again;
 #   - the plain script, run twice by a role without superuser into a schema
 #     of its own: the same functions as the extension, and a table
 #     partitioned by time lives through it;
@@ -132,10 +133,29 @@ else
 	echo "checks: $served (want: 4 t 2)"
 	status=1
 fi
+# and back: the C edition's dump (with the row and partitions it added)
+# restored onto the SQL edition
+as_pg_user "$PG_BINDIR/pg_dump" -d app -Fc >"$work/app-c.dump"
+schema "$PGHOST" "$PGPORT" app >"$work/c-schema-after.txt"
+digests "$PGHOST" "$PGPORT" app >"$work/c-data-after.txt"
 cluster_stop
 export PGHOST=$sqled_host PGPORT=$sqled_port
 PG_CONFIG=$("$work/server$("$C_PG_CONFIG" --bindir)/pg_config" --bindir)/pg_config
 find_pg_config
+psql_q "CREATE DATABASE back OWNER regress_sql_edition"
+as_pg_user "$PG_BINDIR/pg_restore" -d back --exit-on-error <"$work/app-c.dump"
+schema "$PGHOST" "$PGPORT" back >"$work/back-schema.txt"
+digests "$PGHOST" "$PGPORT" back >"$work/back-data.txt"
+back_served=$(as_role regress_sql_edition back <<<"SELECT count(*) FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+	WHERE l.lanname = 'c' AND p.pronamespace = 'public'::regnamespace")
+if diff "$work/c-schema-after.txt" "$work/back-schema.txt" >/dev/null && diff "$work/c-data-after.txt" "$work/back-data.txt" &&
+	[ "$back_served" = 0 ]; then
+	echo "and back onto the SQL edition: identical schema, identical rows ($(head -n 1 "$work/back-data.txt")), no C function"
+else
+	echo "the restore onto the SQL edition differs (C functions: $back_served)"
+	diff "$work/c-schema-after.txt" "$work/back-schema.txt" | head -n 20 || true
+	status=1
+fi
 
 echo "== the plain script, twice, as a role without superuser"
 regress_database plain regress_sql_edition
