@@ -15,7 +15,7 @@ DECLARE
 BEGIN
 	-- within the last millisecond, rounding up leaves the 48 bits
 	IF unix_ms > 281474976710655 THEN
-		PERFORM @extschema@.uuidv7_report_out_of_range();
+		PERFORM @extschema@.uuidv7_report_out_of_range(ts);
 	END IF;
 	RETURN (lpad(to_hex(unix_ms), 12, '0') || '70008000000000000000')::uuid;
 END

@@ -4,6 +4,8 @@
 -- uuidv7(), which increases within a session as ours does; below 18 from
 -- the clock to the microsecond and gen_random_uuid()'s random bits, so that
 -- two values of one session in the same microsecond come in no set order.
+-- (PL/pgSQL, whose simple expressions get the SQL of uuidv7_unix_us and
+-- uuidv7_pack inlined: each argument a variable, used as often as needed.)
 
 --#if c
 CREATE FUNCTION uuidv7_generate() RETURNS pg_catalog.uuid
@@ -18,9 +20,16 @@ BEGIN
 		AS 'SELECT pg_catalog.uuidv7()';
 	ELSE
 		CREATE FUNCTION @extschema@.uuidv7_generate() RETURNS pg_catalog.uuid
-		LANGUAGE sql VOLATILE STRICT PARALLEL SAFE
-		AS 'SELECT @extschema@.uuidv7_pack(@extschema@.uuidv7_unix_us(pg_catalog.clock_timestamp()),
-										  pg_catalog.gen_random_uuid())';
+		LANGUAGE plpgsql VOLATILE STRICT PARALLEL SAFE
+		SET search_path = pg_catalog, pg_temp
+		AS $function$
+		DECLARE
+			now_ts timestamptz := clock_timestamp();
+			unix_us int8 := @extschema@.uuidv7_unix_us(now_ts);
+		BEGIN
+			RETURN @extschema@.uuidv7_pack(unix_us, gen_random_uuid());
+		END
+		$function$;
 	END IF;
 END
 $generate$;
@@ -34,10 +43,15 @@ CREATE FUNCTION uuidv7_generate(shift pg_catalog.interval) RETURNS pg_catalog.uu
 AS 'MODULE_PATHNAME', 'uuidv7_generate_interval'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 --#else
-LANGUAGE sql VOLATILE STRICT PARALLEL SAFE
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 AS $function$
-SELECT @extschema@.uuidv7_pack(@extschema@.uuidv7_unix_us(pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) $1),
-							  pg_catalog.gen_random_uuid())
+DECLARE
+	shifted timestamptz := clock_timestamp() + shift;
+	unix_us int8 := @extschema@.uuidv7_unix_us(shifted);
+BEGIN
+	RETURN @extschema@.uuidv7_pack(unix_us, gen_random_uuid());
+END
 $function$;
 --#endif
 
@@ -49,9 +63,14 @@ CREATE FUNCTION uuidv7_generate_at(ts pg_catalog.timestamptz) RETURNS pg_catalog
 AS 'MODULE_PATHNAME', 'uuidv7_generate_at'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 --#else
-LANGUAGE sql VOLATILE STRICT PARALLEL SAFE
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 AS $function$
-SELECT @extschema@.uuidv7_pack(@extschema@.uuidv7_unix_us($1), pg_catalog.gen_random_uuid())
+DECLARE
+	unix_us int8 := @extschema@.uuidv7_unix_us(ts);
+BEGIN
+	RETURN @extschema@.uuidv7_pack(unix_us, gen_random_uuid());
+END
 $function$;
 --#endif
 

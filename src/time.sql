@@ -5,9 +5,11 @@
 -- the C edition's: exact on every major (extract(epoch ...) gives a float8
 -- before PostgreSQL 14, which cannot hold microseconds past the year 2255).
 
--- the one error for a time that a UUIDv7 cannot carry
-CREATE FUNCTION uuidv7_report_out_of_range() RETURNS void
-LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+-- the one error for a time that a UUIDv7 cannot carry (a function of the
+-- time, and of a type, only so that an expression can call it and the
+-- planner does not call it ahead of the branch that needs it)
+CREATE FUNCTION uuidv7_report_out_of_range(ts pg_catalog.timestamptz) RETURNS pg_catalog.int8
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 BEGIN
@@ -17,24 +19,25 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_report_out_of_range() IS
+COMMENT ON FUNCTION uuidv7_report_out_of_range(pg_catalog.timestamptz) IS
 'raise the error for a time that a UUID version 7 cannot carry (SQL edition)';
 
 -- microseconds since the Unix epoch of a time a UUIDv7 can carry, from its
--- UTC day and time of day; the error for any other time
+-- UTC day and time of day; the error for any other time.  SQL the planner
+-- inlines (not STRICT, which would keep it from doing so: NULL gives NULL
+-- all the same)
 CREATE FUNCTION uuidv7_unix_us(ts pg_catalog.timestamptz) RETURNS pg_catalog.int8
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $function$
-DECLARE
-	utc timestamp := ts AT TIME ZONE 'UTC';
-BEGIN
-	IF ts < '1970-01-01 00:00:00+00' OR ts > '10889-08-02 05:31:50.655999+00' THEN
-		PERFORM @extschema@.uuidv7_report_out_of_range();
-	END IF;
-	RETURN extract(epoch FROM date_trunc('day', utc))::int8 * 1000000
-		+ (extract(epoch FROM utc::time) * 1000000)::int8;
-END
+SELECT CASE WHEN $1 IS NULL THEN NULL
+			WHEN $1 OPERATOR(pg_catalog.>=) '1970-01-01 00:00:00+00'::pg_catalog.timestamptz
+				 AND $1 OPERATOR(pg_catalog.<=) '10889-08-02 05:31:50.655999+00'::pg_catalog.timestamptz
+			THEN pg_catalog.date_part('epoch', pg_catalog.date_trunc('day', $1 AT TIME ZONE 'UTC'))::pg_catalog.int8
+					 OPERATOR(pg_catalog.*) 1000000
+				 OPERATOR(pg_catalog.+) (pg_catalog.date_part('epoch', ($1 AT TIME ZONE 'UTC')::pg_catalog.time)
+										 OPERATOR(pg_catalog.*) 1000000)::pg_catalog.int8
+			ELSE @extschema@.uuidv7_report_out_of_range($1)
+	   END
 $function$;
 
 COMMENT ON FUNCTION uuidv7_unix_us(pg_catalog.timestamptz) IS
