@@ -103,9 +103,12 @@ installcheck-sql-edition:
 
 .PHONY: installcheck-sql-edition
 
-# the PGXN distribution: the committed tree at HEAD, in a zip named for the
-# version (test/t_meta.sh checks it against META.json)
-dist:
-	git archive --format zip --prefix=uuidv7-$(EXTVERSION)/ -o uuidv7-$(EXTVERSION).zip HEAD
+# the PGXN distribution: the committed tree at HEAD, with the SQL edition
+# built from it, in a zip named for the version (test/t_meta.sh checks it
+# against META.json)
+dist: sql-edition
+	git archive --format zip --prefix=uuidv7-$(EXTVERSION)/sql-edition/ \
+		$(addprefix --add-file=,$(SQL_EDITION_FILES)) \
+		--prefix=uuidv7-$(EXTVERSION)/ -o uuidv7-$(EXTVERSION).zip HEAD
 
 .PHONY: dist

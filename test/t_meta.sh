@@ -74,7 +74,9 @@ with zipfile.ZipFile(zip_path) as z:
     if any(not n.startswith(prefix) for n in names):
         problems.append(f"not every file of the zip is under {prefix}")
     need = ["META.json", "Makefile", "README.md", "LICENSE", "uuidv7.control", "uuidv7_time_ops.control",
-            "src/assemble.awk"]
+            "src/assemble.awk", "sql-edition/uuidv7.control", "sql-edition/Makefile",
+            f"sql-edition/uuidv7--{control('uuidv7')}.sql", "sql-edition/uuidv7_pg_tle.sql",
+            "sql-edition/uuidv7_plain.sql"]
     need += [str(p.relative_to(top)) for p in top.glob("src/*.[ch]")]
     need += [str(p.relative_to(top)) for p in top.glob("src/*.sql")]
     need += [str(p.relative_to(top)) for p in top.glob("src/released/*.sql")]
