@@ -92,7 +92,20 @@ SELECT count(*) AS one_hour FROM events WHERE '2025-01-05 10:00+00'::timestamptz
 PREPARE one_hour(timestamptz, timestamptz) AS
 SELECT count(*) FROM events WHERE id >= $1 AND id < $2;
 SET plan_cache_mode = force_generic_plan;
-EXPLAIN (COSTS OFF) EXECUTE one_hour('2025-01-05 10:00+00', '2025-01-05 11:00+00');
+-- (the pruning and the index scan: where the check of the instant against
+-- the year 10889 goes differs by major, a filter or, from PostgreSQL 19 on,
+-- which knows a primary key is never NULL, a one-time filter)
+CREATE FUNCTION pg_temp.pruning_and_scans(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+		CONTINUE WHEN line !~ 'Subplans Removed|Scan|Index Cond';
+		RETURN NEXT btrim(line);
+	END LOOP;
+END
+$$;
+SELECT * FROM pg_temp.pruning_and_scans($$EXECUTE one_hour('2025-01-05 10:00+00', '2025-01-05 11:00+00')$$);
 EXECUTE one_hour('2025-01-05 10:00+00', '2025-01-05 11:00+00');
 SET plan_cache_mode = auto;
 DEALLOCATE one_hour;
