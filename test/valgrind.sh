@@ -4,10 +4,10 @@
 # installed server, fetched with apt into a private directory).  Fails on any
 # error that valgrind reports in a stack through uuidv7.so.
 #
-# VALGRIND_SUITES: the suites to run (default: all but the three whose
-# millions of rows would take an hour under valgrind: randomness, time_ops
-# and doctor, whose million rows go through no C of ours; those run with
-# VALGRIND_SUITES=all).
+# VALGRIND_SUITES: the suites to run (default: all but the four whose
+# millions of rows or calls would take an hour under valgrind: randomness,
+# time_ops, and doctor and comparison, whose rows and calls go through SQL
+# more than through C of ours; those run with VALGRIND_SUITES=all).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 ensure_build_deps valgrind
@@ -36,7 +36,7 @@ for _ in $(seq 1 120); do
 	sleep 1
 done
 
-suites=${VALGRIND_SUITES:-$(sed -n 's/^REGRESS = //p' "$TOP/Makefile" | tr ' ' '\n' | grep -vx 'randomness\|time_ops\|doctor' | tr '\n' ' ')}
+suites=${VALGRIND_SUITES:-$(sed -n 's/^REGRESS = //p' "$TOP/Makefile" | tr ' ' '\n' | grep -vx 'randomness\|time_ops\|doctor\|comparison' | tr '\n' ' ')}
 [ "$suites" = all ] && suites=$(sed -n 's/^REGRESS = //p' "$TOP/Makefile")
 echo "== suites under valgrind: $suites"
 status=0
