@@ -22,7 +22,12 @@ SELECT amprocfamily, amproclefttype, amprocrighttype, amprocnum, amproc FROM pg_
 SELECT o.oprcode AS "uuid < timestamptz" FROM pg_operator o
 WHERE o.oprname = '<' AND o.oprleft = 'uuid'::regtype AND o.oprright = 'timestamptz'::regtype;
 
--- only a superuser can add to PostgreSQL's own operator families
+-- only a superuser can add to PostgreSQL's own operator families: the
+-- extension is not trusted
+SELECT name, trusted, superuser FROM pg_available_extension_versions v
+WHERE name LIKE 'uuidv7%'
+	AND version = (SELECT default_version FROM pg_available_extensions a WHERE a.name = v.name)
+ORDER BY name COLLATE "C";
 CREATE ROLE regress_uuidv7_owner;
 SET ROLE regress_uuidv7_owner;
 CREATE EXTENSION uuidv7_time_ops;

@@ -530,15 +530,16 @@ regress_database() {
 	done
 }
 
-# sql_edition_regress ROLE DATABASE OUTDIR: the pg_regress suites both
-# editions share (REGRESS_SQL_EDITION), run by ROLE in DATABASE, where the
-# extension exists, on the cluster of PGHOST, with the pg_regress of
-# PG_CONFIG; the differences printed if any
+# sql_edition_regress ROLE DATABASE OUTDIR [TESTS]: the pg_regress suites
+# both editions share (REGRESS_SQL_EDITION, or TESTS), run by ROLE in
+# DATABASE, where the extension exists, on the cluster of PGHOST, with the
+# pg_regress of PG_CONFIG; the differences printed if any
 sql_edition_regress() {
 	local rc=0
 	mkdir -p "$3/build"
-	make -s -C "$3/build" -f "$TOP/Makefile" VPATH="$TOP" installcheck-sql-edition \
-		REGRESS_OPTS="--inputdir=$TOP --outputdir=$3 --use-existing --dbname=$2 --user=$1" 2>&1 |
+	PGUSER=$1 make -s -C "$3/build" -f "$TOP/Makefile" VPATH="$TOP" installcheck-sql-edition \
+		${4:+REGRESS_SQL_EDITION="$4"} \
+		REGRESS_OPTS="--inputdir=$TOP --outputdir=$3 --use-existing --dbname=$2" 2>&1 |
 		grep -E '^(test |ok |not ok |# |=+| [0-9A-Za-z])' || true
 	if [ -f "$3/regression.diffs" ]; then
 		head -n 200 "$3/regression.diffs"

@@ -4,7 +4,9 @@
 #
 #   - as files (make -C sql-edition install, no compiler): the pg_regress
 #     suites both editions share (REGRESS_SQL_EDITION), run by a role without
-#     superuser that creates the (trusted) extension in its own database;
+#     superuser that creates the (trusted) extension in its own database, and
+#     the test of look-alikes planted in the schema (security), which needs a
+#     superuser to set up;
 #   - a database using it, dumped and restored onto this major's server with
 #     the C edition: the schema dumps again identically, the rows are the
 #     same, and the C edition serves it; and its dump from there restored
@@ -75,6 +77,8 @@ echo "== the suites, as a role without superuser, on the extension installed as 
 regress_database regress_sql_edition regress_sql_edition
 as_role regress_sql_edition regress_sql_edition <<<"CREATE EXTENSION uuidv7"
 sql_edition_regress regress_sql_edition regress_sql_edition "$work/regress-files" || status=1
+echo "== look-alikes planted for its scripts are never called (test security, as the superuser it needs)"
+sql_edition_regress "$PGUSER" regress_sql_edition "$work/regress-security" security || status=1
 
 echo "== a database using the SQL edition, restored onto the C edition"
 regress_database app regress_sql_edition
