@@ -106,11 +106,8 @@ digests() { # digests HOST PORT DB
 		SELECT 'march ' || count(*) FROM march;
 		SELECT 'codes ' || md5(string_agg(uuidv7_to_base32(id), ',' ORDER BY id)) FROM orders;"
 }
-schema() { # schema HOST PORT DB
-	"$PG_BINDIR/pg_dump" -h "$1" -p "$2" -d "$3" --schema-only | grep -Ev '^\\(un)?restrict |^-- Dumped from'
-}
 as_pg_user "$PG_BINDIR/pg_dump" -d app -Fc >"$work/app.dump"
-schema "$sqled_host" "$sqled_port" app >"$work/sql-schema.txt"
+app_schema "$sqled_host" "$sqled_port" app >"$work/sql-schema.txt"
 digests "$sqled_host" "$sqled_port" app >"$work/sql-data.txt"
 
 PG_CONFIG=$C_PG_CONFIG
@@ -119,7 +116,7 @@ cluster_start uuidv7-sqled-to-c
 psql_q "CREATE ROLE regress_sql_edition LOGIN"
 psql_q "CREATE DATABASE app OWNER regress_sql_edition"
 as_pg_user "$PG_BINDIR/pg_restore" -d app --exit-on-error <"$work/app.dump"
-schema "$PGHOST" "$PGPORT" app >"$work/c-schema.txt"
+app_schema "$PGHOST" "$PGPORT" app >"$work/c-schema.txt"
 digests "$PGHOST" "$PGPORT" app >"$work/c-data.txt"
 served=$(as_role regress_sql_edition app <<'SQL' | tr '\n' ' '
 SELECT count(*) FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
@@ -140,7 +137,7 @@ fi
 # and back: the C edition's dump (with the row and partitions it added)
 # restored onto the SQL edition
 as_pg_user "$PG_BINDIR/pg_dump" -d app -Fc >"$work/app-c.dump"
-schema "$PGHOST" "$PGPORT" app >"$work/c-schema-after.txt"
+app_schema "$PGHOST" "$PGPORT" app >"$work/c-schema-after.txt"
 digests "$PGHOST" "$PGPORT" app >"$work/c-data-after.txt"
 cluster_stop
 export PGHOST=$sqled_host PGPORT=$sqled_port
@@ -148,7 +145,7 @@ PG_CONFIG=$("$work/server$("$C_PG_CONFIG" --bindir)/pg_config" --bindir)/pg_conf
 find_pg_config
 psql_q "CREATE DATABASE back OWNER regress_sql_edition"
 as_pg_user "$PG_BINDIR/pg_restore" -d back --exit-on-error <"$work/app-c.dump"
-schema "$PGHOST" "$PGPORT" back >"$work/back-schema.txt"
+app_schema "$PGHOST" "$PGPORT" back >"$work/back-schema.txt"
 digests "$PGHOST" "$PGPORT" back >"$work/back-data.txt"
 back_served=$(as_role regress_sql_edition back <<<"SELECT count(*) FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
 	WHERE l.lanname = 'c' AND p.pronamespace = 'public'::regnamespace")
