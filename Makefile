@@ -72,8 +72,12 @@ build/uuidv7_time_ops--%.sql: src/update/uuidv7_time_ops--%.sql $(TIME_OPS_SOURC
 # SQL_EDITION_DIR, as a file-based extension (make -C sql-edition install),
 # a pg_tle script and a plain script (src/sql_edition.sh)
 SQL_EDITION_DIR = sql-edition
+# Its first version is 0.3.0: it updates only from its own versions, with
+# scripts assembled from the same templates in src/update/ as the C edition's.
+SQL_EDITION_UPDATES = $(addprefix $(SQL_EDITION_DIR)/,$(filter-out uuidv7--0.1.0--% uuidv7--0.2.0--%, \
+	$(notdir $(wildcard $(src)src/update/uuidv7--*.sql))))
 SQL_EDITION_FILES = $(addprefix $(SQL_EDITION_DIR)/,uuidv7.control Makefile uuidv7--$(EXTVERSION).sql \
-	uuidv7_pg_tle.sql uuidv7_plain.sql)
+	uuidv7_pg_tle.sql uuidv7_plain.sql) $(SQL_EDITION_UPDATES)
 COMMENT = $(shell sed -n "s/^comment = '\(.*\)'/\1/p" $(src)uuidv7.control)
 
 sql-edition: $(SQL_EDITION_FILES)
@@ -87,14 +91,20 @@ $(SQL_EDITION_DIR)/uuidv7--$(EXTVERSION).sql: $(UUIDV7_SOURCES) src/assemble.awk
 	@if grep -n "MODULE_PATHNAME\|LANGUAGE C" $@.tmp; then echo "C in the SQL edition" >&2; exit 1; fi
 	mv $@.tmp $@
 
+$(SQL_EDITION_DIR)/uuidv7--%.sql: src/update/uuidv7--%.sql $(UUIDV7_SOURCES) src/assemble.awk
+	$(ASSEMBLE) -v edition=sql -v template=$< $(addprefix $(src),$(UUIDV7_SOURCES)) > $@.tmp
+	@if grep -n "MODULE_PATHNAME\|LANGUAGE C" $@.tmp; then echo "C in the SQL edition" >&2; exit 1; fi
+	mv $@.tmp $@
+
 $(SQL_EDITION_DIR)/uuidv7.control: uuidv7.control
 	sed -e '/^module_pathname/d' -e "s/^comment = '\(.*\)'/comment = '\1 (SQL edition)'/" $< > $@
 
 $(SQL_EDITION_DIR)/Makefile: src/sql_edition.mk
 	cp $< $@
 
-$(SQL_EDITION_DIR)/uuidv7_pg_tle.sql $(SQL_EDITION_DIR)/uuidv7_plain.sql &: $(SQL_EDITION_DIR)/uuidv7--$(EXTVERSION).sql src/sql_edition.sh
-	sh $(src)src/sql_edition.sh $(EXTVERSION) "$(COMMENT) (SQL edition)" $< $(SQL_EDITION_DIR)
+$(SQL_EDITION_DIR)/uuidv7_pg_tle.sql $(SQL_EDITION_DIR)/uuidv7_plain.sql &: $(SQL_EDITION_DIR)/uuidv7--$(EXTVERSION).sql \
+		$(SQL_EDITION_UPDATES) src/sql_edition.sh
+	sh $(src)src/sql_edition.sh $(EXTVERSION) "$(COMMENT) (SQL edition)" $(SQL_EDITION_DIR) $< $(SQL_EDITION_UPDATES)
 
 .PHONY: sql-edition
 

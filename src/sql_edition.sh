@@ -1,32 +1,59 @@
 #!/bin/sh
 # src/sql_edition.sh: the three ways in of the SQL edition, from its install
-# script (assembled from src/ by make sql-edition):
+# and update scripts (assembled from src/ by make sql-edition):
 #
-#   sh src/sql_edition.sh VERSION COMMENT SCRIPT OUTDIR
+#   sh src/sql_edition.sh VERSION COMMENT OUTDIR SCRIPT [UPDATE_SCRIPT ...]
 #
 #   OUTDIR/uuidv7_pg_tle.sql  pg_tle: psql it as a role with pgtle_admin,
-#                             then CREATE EXTENSION uuidv7
+#                             then CREATE EXTENSION uuidv7, or ALTER
+#                             EXTENSION uuidv7 UPDATE where it is older
 #   OUTDIR/uuidv7_plain.sql   no extension: creates the objects in the first
 #                             schema of search_path, in one transaction;
 #                             run again to upgrade
-# (the file-based extension is the script itself beside OUTDIR/uuidv7.control)
+# (the file-based extension is the scripts themselves beside
+# OUTDIR/uuidv7.control)
 set -eu
-version=$1 comment=$2 script=$3 out=$4
+version=$1 comment=$2 out=$3 script=$4
+shift 4
 
-# every tag the script itself uses as a dollar quote differs from these
-for tag in '$_pgtle_$' '$uuidv7_plain$' '$uuidv7_script$'; do
-	if grep -qF "$tag" "$script"; then
-		echo "$script uses $tag" >&2
+# every tag the scripts themselves use as a dollar quote differs from these
+for tag in '$_pgtle_$' '$_pgtle_install$' '$uuidv7_plain$' '$uuidv7_script$'; do
+	if grep -qF "$tag" "$script" "$@"; then
+		echo "a script uses $tag" >&2
 		exit 1
 	fi
 done
 
+# The pg_tle script registers this version (the extension, or one more of
+# its versions where an earlier one is registered) and every update path,
+# then makes this version the default; run again, it changes nothing.
 {
 	echo "-- uuidv7 $version, SQL edition, for pg_tle (Trusted Language Extensions)."
 	echo "-- Run it as a role with pgtle_admin, then: CREATE EXTENSION uuidv7;"
-	echo "SELECT pgtle.install_extension('uuidv7', '$version', '$comment', \$_pgtle_\$"
+	echo "-- (or, where an earlier version is in use: ALTER EXTENSION uuidv7 UPDATE;)"
+	echo "DO \$_pgtle_install\$"
+	echo "DECLARE"
+	echo "	script text := \$_pgtle_\$"
 	sed 1d "$script"
-	echo "\$_pgtle_\$);"
+	echo "\$_pgtle_\$;"
+	echo "BEGIN"
+	echo "	IF NOT EXISTS (SELECT FROM pgtle.available_extensions() WHERE name = 'uuidv7') THEN"
+	echo "		PERFORM pgtle.install_extension('uuidv7', '$version', '$comment', script);"
+	echo "	ELSIF NOT EXISTS (SELECT FROM pgtle.available_extension_versions()"
+	echo "					  WHERE name = 'uuidv7' AND version = '$version') THEN"
+	echo "		PERFORM pgtle.install_extension_version_sql('uuidv7', '$version', script);"
+	echo "	END IF;"
+	for update in "$@"; do
+		from_to=$(basename "$update" .sql | sed 's/^uuidv7--//')
+		from=${from_to%%--*} to=${from_to#*--}
+		echo "	PERFORM pgtle.uninstall_update_path_if_exists('uuidv7', '$from', '$to');"
+		echo "	PERFORM pgtle.install_update_path('uuidv7', '$from', '$to', \$_pgtle_\$"
+		sed 1d "$update"
+		echo "\$_pgtle_\$);"
+	done
+	echo "	PERFORM pgtle.set_default_version('uuidv7', '$version');"
+	echo "END"
+	echo "\$_pgtle_install\$;"
 } >"$out/uuidv7_pg_tle.sql"
 
 # Outside CREATE EXTENSION, a second run must replace what the first made:

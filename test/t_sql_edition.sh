@@ -15,8 +15,11 @@
 #     of its own: the same functions as the extension, and a table
 #     partitioned by time lives through it;
 #   - through pg_tle (built from test/vendor/, 13 to 18): a role with
-#     pgtle_admin and no superuser installs the extension, which the suites
-#     then run on.
+#     pgtle_admin and no superuser installs the extension (its script run
+#     twice), which the suites then run on; and a next version, made from
+#     these sources as a release makes one, is registered beside it and
+#     reached by ALTER EXTENSION UPDATE, with the rows unchanged and the
+#     objects of a fresh install.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
@@ -81,10 +84,8 @@ echo "== look-alikes planted for its scripts are never called (test security, as
 sql_edition_regress "$PGUSER" regress_sql_edition "$work/regress-security" security || status=1
 
 echo "== a database using the SQL edition, restored onto the C edition"
-regress_database app regress_sql_edition
-as_role regress_sql_edition app >/dev/null <<'SQL'
-SET client_min_messages = warning;
-CREATE EXTENSION uuidv7;
+# (an application's table, partitioned by its uuid7 key, with its rows)
+app_sql=$(cat <<'SQL'
 CREATE TABLE orders (
 	id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(),
 	created_at timestamptz GENERATED ALWAYS AS (uuidv7_timestamp(id)) STORED,
@@ -100,6 +101,9 @@ CREATE INDEX orders_time_idx ON orders (uuidv7_timestamp(id));
 CREATE INDEX orders_code_idx ON orders (uuidv7_to_base32_grouped(id));
 CREATE VIEW march AS SELECT * FROM orders WHERE id >= uuidv7_min('2025-03-01 00:00+00') AND id < uuidv7_min('2025-04-01 00:00+00');
 SQL
+)
+regress_database app regress_sql_edition
+as_role regress_sql_edition app >/dev/null <<<"SET client_min_messages = warning; CREATE EXTENSION uuidv7; $app_sql"
 digests() { # digests HOST PORT DB
 	"$PG_BINDIR/psql" -X -q -At -h "$1" -p "$2" -d "$3" -v ON_ERROR_STOP=1 <<<"
 		SELECT 'orders ' || count(*) || ' ' || md5(string_agg(o::text, ',' ORDER BY id)) FROM orders o;
@@ -198,10 +202,66 @@ if [ -n "$tle_stage" ]; then
 	psql_q "CREATE ROLE regress_tle_admin LOGIN CREATEDB CREATEROLE"
 	"$PG_BINDIR/psql" -X -q -d template1 -v ON_ERROR_STOP=1 -c "CREATE EXTENSION pg_tle" \
 		-c "GRANT pgtle_admin TO regress_tle_admin" >/dev/null
-	as_role regress_tle_admin template1 -f "$edition/uuidv7_pg_tle.sql" >/dev/null
+	# (run twice: the second run changes nothing)
+	for run in 1 2; do
+		as_role regress_tle_admin template1 -f "$edition/uuidv7_pg_tle.sql" >/dev/null
+	done
 	regress_database tle regress_tle_admin
 	as_role regress_tle_admin tle <<<"CREATE EXTENSION uuidv7"
 	as_role regress_tle_admin tle <<<"SELECT 'pg_tle: ' || extname || ' ' || extversion || ', by ' || extowner::regrole || ', superuser: ' || (SELECT rolsuper FROM pg_roles WHERE oid = extowner) FROM pg_extension WHERE extname = 'uuidv7'"
 	sql_edition_regress regress_tle_admin tle "$work/regress-tle" || status=1
+
+	# A next version, made here as a release makes one: the same sources, an
+	# update template in src/update/ and the version in uuidv7.control; its
+	# pg_tle script registers it beside this one, and ALTER EXTENSION walks
+	# the update path it registers.
+	version=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$TOP/uuidv7.control")
+	next_version=$version.1
+	echo "== through pg_tle, from $version to a next version ($next_version, made here) by ALTER EXTENSION UPDATE"
+	mkdir "$work/next-tree"
+	cp -a "$TOP/Makefile" "$TOP/src" "$TOP/uuidv7.control" "$TOP/uuidv7_time_ops.control" "$work/next-tree/"
+	sed -i "s/^default_version = .*/default_version = '$next_version'/" "$work/next-tree/uuidv7.control"
+	printf '%s\n' "\\echo Use \"ALTER EXTENSION uuidv7 UPDATE TO '$next_version'\" to load this file. \\quit" \
+		'--#object uuidv7_doctor replace' >"$work/next-tree/src/update/uuidv7--$version--$next_version.sql"
+	make -s -C "$work/next-tree" SQL_EDITION_DIR="$work/next" sql-edition
+	regress_database tle_update regress_tle_admin
+	as_role regress_tle_admin tle_update >/dev/null <<<"SET client_min_messages = warning; CREATE EXTENSION uuidv7; $app_sql"
+	digests "$sqled_host" "$sqled_port" tle_update >"$work/update-before.txt"
+	as_role regress_tle_admin tle_update -f "$work/next/uuidv7_pg_tle.sql" >/dev/null
+	updated=$(as_role regress_tle_admin tle_update <<'SQL' | tr '\n' ' '
+ALTER EXTENSION uuidv7 UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'uuidv7';
+INSERT INTO orders (customer) VALUES ('after the update') RETURNING uuidv7_timestamp(id) > now() - interval '1 minute';
+DELETE FROM orders WHERE customer = 'after the update';
+SQL
+)
+	digests "$sqled_host" "$sqled_port" tle_update >"$work/update-after.txt"
+	# and the extension's objects are those of a fresh install of that version
+	regress_database tle_fresh regress_tle_admin
+	as_role regress_tle_admin tle_fresh -f "$work/next/uuidv7_pg_tle.sql" >/dev/null
+	as_role regress_tle_admin tle_fresh <<<"CREATE EXTENSION uuidv7"
+	members() { # members DB: each object of the extension, a function with a digest of its definition
+		as_role regress_tle_admin "$1" <<'SQL'
+SELECT member FROM (SELECT pg_describe_object(d.classid, d.objid, d.objsubid)
+	|| coalesce(' ' || md5(pg_get_functiondef(p.oid)), '')
+	|| coalesce(' ' || md5(obj_description(d.objid, d.classid::regclass::name)), '') AS member
+FROM pg_depend d
+LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid AND p.prokind <> 'a'
+WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+	AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'uuidv7')) m
+ORDER BY member COLLATE "C"
+SQL
+	}
+	members tle_update >"$work/members-updated.txt"
+	members tle_fresh >"$work/members-fresh.txt"
+	if [ "$updated" = "$next_version t " ] && diff "$work/update-before.txt" "$work/update-after.txt" >/dev/null &&
+		diff "$work/members-updated.txt" "$work/members-fresh.txt" >/dev/null; then
+		echo "updated to $next_version: the same rows ($(head -n 1 "$work/update-after.txt")), the $(wc -l <"$work/members-fresh.txt") objects of a fresh install"
+	else
+		echo "the update through pg_tle differs: $updated (want: $next_version t)"
+		diff "$work/update-before.txt" "$work/update-after.txt" || true
+		diff "$work/members-updated.txt" "$work/members-fresh.txt" | head -n 20 || true
+		status=1
+	fi
 fi
 exit $status
