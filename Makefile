@@ -9,7 +9,7 @@ TIME_OPS_VERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(src)uui
 MODULE_big = uuidv7
 OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 	src/bounds.o src/domain.o src/partition.o src/base32.o src/textform.o \
-	src/operators.o src/aggregate.o
+	src/operators.o src/aggregate.o src/public_id.o src/ff1.o src/siphash.o
 
 # The SQL of each concern stands beside its C in src/ (src/generate.sql
 # beside src/generate.c), both editions' versions of an object together
@@ -20,7 +20,7 @@ OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 # upgrade test walks them).
 UUIDV7_SOURCES = $(addprefix src/,uuidv7.sql time.sql generate.sql extract.sql bounds.sql \
 	domain.sql aggregate.sql compat.sql partition.sql lifecycle.sql adopt.sql \
-	doctor.sql textform.sql comparison.sql)
+	doctor.sql textform.sql comparison.sql public_id.sql)
 TIME_OPS_SOURCES = src/operators.sql
 UPDATES = $(patsubst $(src)src/update/%,build/%,$(wildcard $(src)src/update/*.sql))
 
@@ -45,6 +45,13 @@ EXTRA_CLEAN = build $(SQL_EDITION_DIR)
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# OpenSSL's libcrypto gives the ff1 public-id scheme its AES, where the
+# server was built with OpenSSL (it then defines USE_OPENSSL); without it
+# that scheme is refused
+ifneq ($(filter openssl yes,$(with_ssl) $(with_openssl)),)
+SHLIB_LINK += -lcrypto
+endif
 
 # (out of the tree, the object and built script directories are made
 # first; named by absolute path, which VPATH does not search)

@@ -30,6 +30,18 @@
 #define MarkGUCPrefixReserved(prefix) EmitWarningsOnPlaceholders(prefix)
 #endif
 
+/*
+ * A setting's "extra" is freed by the GUC machinery: with free() before
+ * PostgreSQL 16, with guc_free() (pfree in its memory context) since.
+ */
+#if PG_VERSION_NUM >= 160000
+#define uuidv7_guc_malloc(size) guc_malloc(LOG, size)
+#define uuidv7_guc_free(ptr) guc_free(ptr)
+#else
+#define uuidv7_guc_malloc(size) malloc(size)
+#define uuidv7_guc_free(ptr) free(ptr)
+#endif
+
 /* PostgreSQL 18 records the module's name and version in its magic block */
 #if PG_VERSION_NUM >= 180000
 #define UUIDV7_MODULE_MAGIC \

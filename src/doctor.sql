@@ -122,6 +122,42 @@ BEGIN
 		END LOOP;
 	END IF;
 
+	-- public ids: keys that are not safe or not usable (by fingerprint,
+	-- never the keys)
+	SELECT * INTO t FROM @extschema@.uuidv7_public_id_state();
+	IF t.refused IS NOT NULL THEN
+		severity := 'error';
+		object := 'uuidv7.public_id_keys';
+		problem := format('the value in the configuration files was refused (%s); the keys in use: %s',
+						  t.refused, CASE WHEN cardinality(t.fingerprints) = 0 THEN 'none'
+									 ELSE 'fingerprints ' || array_to_string(t.fingerprints, ',') END);
+		fix := 'correct uuidv7.public_id_keys (ALTER SYSTEM), then SELECT pg_reload_conf();';
+		RETURN NEXT;
+	END IF;
+	IF cardinality(t.fingerprints) > 0 AND NOT t.preloaded THEN
+		severity := 'error';
+		object := 'uuidv7.public_id_keys';
+		problem := format('keys are set (fingerprints %s) but uuidv7 is not in shared_preload_libraries: the public-id functions refuse, and until a session loads uuidv7 the keys are a placeholder that any role can read',
+						  array_to_string(t.fingerprints, ','));
+		fix := 'add uuidv7 to shared_preload_libraries (ALTER SYSTEM) and restart the server';
+		RETURN NEXT;
+	END IF;
+	IF cardinality(t.fingerprints) > 0 AND t.scheme = 'ff1' AND NOT t.ff1_available THEN
+		severity := 'error';
+		object := 'uuidv7.public_id_scheme';
+		problem := 'the scheme is ff1, but uuidv7 was built without OpenSSL: the public-id functions refuse';
+		fix := 'build uuidv7 against a PostgreSQL built with OpenSSL, or (losing what ff1 hides) SET uuidv7.public_id_scheme = uuidv47';
+		RETURN NEXT;
+	END IF;
+	IF cardinality(t.fingerprints) > 1 THEN
+		severity := 'notice';
+		object := 'uuidv7.public_id_keys';
+		problem := format('%s keys (fingerprints %s): new public ids use the first; ids made under the others are read only through uuidv7_from_public_all()',
+						  cardinality(t.fingerprints), array_to_string(t.fingerprints, ','));
+		fix := 'once no public id made under an older key is in use, remove it from uuidv7.public_id_keys and reload';
+		RETURN NEXT;
+	END IF;
+
 	-- Citus tables distributed by a column of a domain over uuid such as uuid7
 	IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
 		FOR t IN EXECUTE

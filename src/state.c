@@ -146,7 +146,6 @@ uuidv7_state_init(void)
 							 PGC_SUSET,
 							 0,
 							 NULL, NULL, NULL);
-	MarkGUCPrefixReserved("uuidv7");
 
 	/* Windows has no fork(): every backend there starts with an empty pool */
 #ifndef WIN32

@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/guc.h"
 
 #include "uuidv7.h"
 
@@ -23,4 +24,7 @@ void
 _PG_init(void)
 {
 	uuidv7_state_init();
+	uuidv7_public_id_init();
+	/* (after every setting is defined: this drops unknown uuidv7.* ones) */
+	MarkGUCPrefixReserved("uuidv7");
 }

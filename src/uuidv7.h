@@ -141,6 +141,9 @@ extern void uuidv7_set_min_bound(pg_uuid_t *uuid, TimestampTz ts);
 extern int64 uuidv7_unix_us_from_timestamptz(TimestampTz ts);
 pg_noreturn extern void uuidv7_report_out_of_range(void);
 
+/* public_id.c */
+extern void uuidv7_public_id_init(void);
+
 /* state.c: this backend's generator state */
 extern uint64 uuidv7_next_tick(uint64 clock_tick);
 extern uint64 uuidv7_next_shifted_tick(const Interval *shift,

@@ -80,6 +80,17 @@ echo "== the suites, as a role without superuser, on the extension installed as 
 regress_database regress_sql_edition regress_sql_edition
 as_role regress_sql_edition regress_sql_edition <<<"CREATE EXTENSION uuidv7"
 sql_edition_regress regress_sql_edition regress_sql_edition "$work/regress-files" || status=1
+echo "== public ids: the SQL edition does not make them, and says why"
+public=$(as_role regress_sql_edition regress_sql_edition -v VERBOSITY=verbose -v ON_ERROR_STOP=0 \
+	<<<"SELECT uuidv7_to_public(uuidv7_generate()); SELECT uuidv7_from_public(gen_random_uuid());" 2>&1 |
+	grep -E '^(ERROR|DETAIL)' | sort | uniq -c | sed 's/^ *//')
+if [ "$public" = "2 DETAIL:  The SQL edition cannot keep their keys from the roles that use them.
+2 ERROR:  0A000: public ids need the C edition of uuidv7" ]; then
+	echo "$public"
+else
+	echo "public ids on the SQL edition: $public"
+	status=1
+fi
 echo "== look-alikes planted for its scripts are never called (test security, as the superuser it needs)"
 sql_edition_regress "$PGUSER" regress_sql_edition "$work/regress-security" security || status=1
 

@@ -89,3 +89,13 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 --#object uuidv7_time_gt
 
 --#object time_operators
+
+-- public ids
+
+--#object uuidv7_to_public
+
+--#object uuidv7_from_public
+
+--#object uuidv7_from_public_all
+
+--#object uuidv7_public_id_state

@@ -1,0 +1,78 @@
+-- public ids: a keyed, reversible face of a UUIDv7 that looks like a random
+-- version 4 UUID (src/public_id.c).  STABLE: they read the scheme and keys
+-- settings.  The SQL edition cannot keep a key from the roles that use it
+-- (a setting it reads is a setting they read), so there they only say so.
+--#if sql
+
+CREATE FUNCTION uuidv7_public_ids_unavailable() RETURNS pg_catalog.uuid
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $function$
+BEGIN
+	RAISE EXCEPTION 'public ids need the C edition of uuidv7'
+		USING ERRCODE = 'feature_not_supported',
+			  DETAIL = 'The SQL edition cannot keep their keys from the roles that use them.',
+			  HINT = 'Install the C edition, with uuidv7 in shared_preload_libraries.';
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_public_ids_unavailable() IS
+'the error of the public-id functions, which need the C edition (SQL edition)';
+--#endif
+
+CREATE FUNCTION uuidv7_to_public(id pg_catalog.uuid) RETURNS pg_catalog.uuid
+--#if c
+AS 'MODULE_PATHNAME', 'uuidv7_to_public'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+--#else
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+AS $function$
+SELECT @extschema@.uuidv7_public_ids_unavailable()
+$function$;
+--#endif
+
+COMMENT ON FUNCTION uuidv7_to_public(pg_catalog.uuid) IS
+'the public id of a UUID version 7: a version 4 UUID made with the first key of uuidv7.public_id_keys';
+
+CREATE FUNCTION uuidv7_from_public(public_id pg_catalog.uuid) RETURNS pg_catalog.uuid
+--#if c
+AS 'MODULE_PATHNAME', 'uuidv7_from_public'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+--#else
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+AS $function$
+SELECT @extschema@.uuidv7_public_ids_unavailable()
+$function$;
+--#endif
+
+COMMENT ON FUNCTION uuidv7_from_public(pg_catalog.uuid) IS
+'the UUID version 7 of a public id, under the first key of uuidv7.public_id_keys';
+
+CREATE FUNCTION uuidv7_from_public_all(public_id pg_catalog.uuid) RETURNS pg_catalog.uuid[]
+--#if c
+AS 'MODULE_PATHNAME', 'uuidv7_from_public_all'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+--#else
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+AS $function$
+SELECT ARRAY[@extschema@.uuidv7_public_ids_unavailable()]
+$function$;
+--#endif
+
+COMMENT ON FUNCTION uuidv7_from_public_all(pg_catalog.uuid) IS
+'the UUID version 7 of a public id under each key of uuidv7.public_id_keys, in their order (for = ANY during a rotation)';
+
+CREATE FUNCTION uuidv7_public_id_state(OUT preloaded pg_catalog.bool, OUT scheme pg_catalog.text,
+									   OUT fingerprints pg_catalog.text[], OUT refused pg_catalog.text,
+									   OUT ff1_available pg_catalog.bool)
+--#if c
+AS 'MODULE_PATHNAME', 'uuidv7_public_id_state'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+--#else
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+AS $function$
+SELECT false, NULL::pg_catalog.text, '{}'::pg_catalog.text[], NULL::pg_catalog.text, false
+$function$;
+--#endif
+
+COMMENT ON FUNCTION uuidv7_public_id_state() IS
+'the state of public ids in this session: uuidv7 preloaded, the scheme, the fingerprints of the keys (never the keys), why the configuration files'' value of the keys was refused, whether the ff1 scheme is built in';
