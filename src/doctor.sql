@@ -182,4 +182,4 @@ END
 $function$;
 
 COMMENT ON FUNCTION uuidv7_doctor() IS
-'problems with what uuidv7 is used for, on what the calling role may read: partitions about to run out, rows waiting in DEFAULT, uuidv7_time_ops members missing, a Citus distribution column typed uuid7';
+'problems with what uuidv7 is used for, on what the calling role may read: partitions about to run out, rows waiting in DEFAULT, uuidv7_time_ops members missing, a Citus distribution column typed uuid7, public-id keys refused, not preloaded or being rotated';
