@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test/sanitize.sh: the pg_regress suites under AddressSanitizer and
-# UndefinedBehaviorSanitizer.  A PostgreSQL 15 built with ASan from Debian's
+# test/sanitize.sh: the pg_regress suites, and test/t_public_id.sh, under
+# AddressSanitizer and UndefinedBehaviorSanitizer.  A PostgreSQL 15 built with ASan from Debian's
 # source (test/lib.sh pg_server, cached like the other servers: about four
 # minutes on two cores, once), the extension built with ASan and UBSan
 # against it, and every suite run in a cluster of that server.  Any report
@@ -43,11 +43,16 @@ trap 'cluster_stop_all; rm -rf "$work"' EXIT
 status=0
 make -C "$work/ext" -s installcheck ||
 	{ status=1; head -100 "$work/ext/regression.diffs" || true; }
+# and the public ids, which need a preloaded library (clusters of their own)
+echo "== public ids (test/t_public_id.sh) with ASan and UBSan"
+bash "$TOP/test/t_public_id.sh" >"$work/public_id.log" 2>&1 ||
+	{ status=1; grep -v '^ok' "$work/public_id.log" | tail -n 40; }
+grep -c '^ok' "$work/public_id.log" | sed 's/$/ public-id checks passed/'
 if [ -n "$(ls "$work/reports")" ] ||
 	grep -E "AddressSanitizer|runtime error|was terminated by signal" "$CLUSTER_DIR/server.log"; then
 	echo "sanitizer reports:"
 	cat "$work"/reports/* 2>/dev/null | head -80
 	status=1
 fi
-[ $status -eq 0 ] && echo "== every suite passed under ASan and UBSan, no reports"
+[ $status -eq 0 ] && echo "== every suite and the public ids passed under ASan and UBSan, no reports"
 exit $status
