@@ -47,10 +47,13 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # OpenSSL's libcrypto gives the ff1 public-id scheme its AES, where the
-# server was built with OpenSSL (it then defines USE_OPENSSL); without it
-# that scheme is refused
+# server was built with OpenSSL; without it (or with WITHOUT_OPENSSL=1) that
+# scheme is refused
 ifneq ($(filter openssl yes,$(with_ssl) $(with_openssl)),)
+ifndef WITHOUT_OPENSSL
+override CPPFLAGS += -DUUIDV7_USE_OPENSSL
 SHLIB_LINK += -lcrypto
+endif
 endif
 
 # (out of the tree, the object and built script directories are made

@@ -28,7 +28,7 @@
 #include "postgres_fe.h"
 #endif
 
-#ifdef USE_OPENSSL
+#ifdef UUIDV7_USE_OPENSSL
 
 #include <openssl/evp.h>
 
@@ -257,4 +257,4 @@ ff1_crypt(const FF1Key *key, unsigned int radix, int n,
 	return true;
 }
 
-#endif							/* USE_OPENSSL */
+#endif							/* UUIDV7_USE_OPENSSL */

@@ -338,7 +338,7 @@ usable_keys(void)
 						   PUBLIC_ID_KEYS_GUC, public_id_keys_refused) : 0,
 				 errhint("Set %s in the server's configuration files (ALTER SYSTEM) and reload them.",
 						 PUBLIC_ID_KEYS_GUC)));
-#ifndef USE_OPENSSL
+#ifndef UUIDV7_USE_OPENSSL
 	if (public_id_scheme == PUBLIC_ID_FF1)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -349,6 +349,7 @@ usable_keys(void)
 	return public_id_keys;
 }
 
+#ifdef UUIDV7_USE_OPENSSL
 /* the 122 variable bits of a UUID of version 4 or 7, as FF1's two halves */
 static void
 uuid_to_halves(const pg_uuid_t *uuid, uint64 *a, uint64 *b)
@@ -390,7 +391,6 @@ halves_to_uuid(uint64 a, uint64 b, int version, pg_uuid_t *uuid)
 	memcpy(uuid->data + sizeof(hi), &lo, sizeof(lo));
 }
 
-#ifdef USE_OPENSSL
 /* this backend's AES contexts of the keys in use */
 static FF1Key *ff1_keys[PUBLIC_ID_MAX_KEYS];
 static int	ff1_nkeys = 0;
@@ -417,14 +417,12 @@ ff1_key(const PublicIdKeys *keys, int i)
 	}
 	return ff1_keys[i];
 }
-#endif
 
 /* FF1 over the variable bits, from one version to the other */
 static void
 ff1_map(const PublicIdKeys *keys, int i, const pg_uuid_t *in, pg_uuid_t *out,
 		bool decrypt)
 {
-#ifdef USE_OPENSSL
 	uint64		a;
 	uint64		b;
 
@@ -434,10 +432,8 @@ ff1_map(const PublicIdKeys *keys, int i, const pg_uuid_t *in, pg_uuid_t *out,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("could not encrypt a public id")));
 	halves_to_uuid(a, b, decrypt ? 7 : 4, out);
-#else
-	pg_unreachable();			/* usable_keys() refused */
-#endif
 }
+#endif							/* UUIDV7_USE_OPENSSL */
 
 /* uuidv47: the time XORed with a SipHash of the other variable bits */
 static void
@@ -464,10 +460,14 @@ static void
 public_id_map(const PublicIdKeys *keys, int i, const pg_uuid_t *in,
 			  pg_uuid_t *out, bool to_public)
 {
-	if (public_id_scheme == PUBLIC_ID_FF1)
-		ff1_map(keys, i, in, out, !to_public);
-	else
+	if (public_id_scheme == PUBLIC_ID_UUIDV47)
 		uuidv47_map(keys, i, in, out, to_public ? 4 : 7);
+	else
+#ifdef UUIDV7_USE_OPENSSL
+		ff1_map(keys, i, in, out, !to_public);
+#else
+		pg_unreachable();		/* usable_keys() refused the scheme */
+#endif
 }
 
 /* refuse a UUID that is not of this version and the RFC variant */
@@ -573,7 +573,7 @@ uuidv7_public_id_state(PG_FUNCTION_ARGS)
 		values[3] = CStringGetTextDatum(public_id_keys_refused);
 	else
 		nulls[3] = true;
-#ifdef USE_OPENSSL
+#ifdef UUIDV7_USE_OPENSSL
 	values[4] = BoolGetDatum(true);
 #else
 	values[4] = BoolGetDatum(false);

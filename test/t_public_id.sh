@@ -20,7 +20,9 @@
 #     (with every statement logged, through a reload) never hold them;
 #   - lookups by public id use the primary key, for a role under row-level
 #     security too; bad input gets 22023;
-#   - without preloading, the functions refuse with an error that says so.
+#   - without preloading, the functions refuse with an error that says so;
+#   - built without OpenSSL (make WITHOUT_OPENSSL=1, into a copy of the
+#     server), ff1 is refused with 0A000, never replaced; uuidv47 works.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
@@ -52,7 +54,7 @@ leaks() { grep -ciE "$KEY1|$KEY2" || true; }
 
 echo "== FF1 against NIST's samples, SipHash-2-4 against python3-nacl"
 for variant in "" -DFF1_WITHOUT_INT128; do
-	gcc -std=gnu99 -Wall -Wextra -Werror -DFRONTEND $variant -isystem "$("$PG_CONFIG" --includedir-server)" \
+	gcc -std=gnu99 -Wall -Wextra -Werror -DFRONTEND -DUUIDV7_USE_OPENSSL $variant -isystem "$("$PG_CONFIG" --includedir-server)" \
 		-isystem "$("$PG_CONFIG" --includedir)/internal" -o "$work/vectors" "$TOP/test/unit/vectors.c" \
 		"$TOP/src/ff1.c" "$TOP/src/siphash.c" -L"$("$PG_CONFIG" --libdir)" -L"$("$PG_CONFIG" --pkglibdir)" \
 		-lpgport -lcrypto
@@ -293,4 +295,27 @@ late=$late$'\n'$(sql_errors <<<"SELECT severity || ' ' || object || ': ' || prob
 echo "$late" | sed 's/^/    /'
 check "not preloaded: the functions refuse, saying why, and so does the doctor" \
 	"$(grep -c 'ERROR:  public ids need uuidv7 in shared_preload_libraries' <<<"$late") $(grep -c '^error uuidv7.public_id_keys: keys are set (fingerprints [0-9a-f]*) but uuidv7 is not in shared_preload_libraries' <<<"$late") $(leaks <<<"$late")" "1 1 0"
+
+echo "== built without OpenSSL: ff1 refused, never replaced; uuidv47 works"
+cluster_stop
+nossl_config=$(server_copy "$work/nossl-server")
+mkdir "$work/nossl-build"
+build_copy_and_install "$work/nossl-build" WITHOUT_OPENSSL=1 DESTDIR="$work/nossl-server" >/dev/null
+PG_CONFIG=$nossl_config
+find_pg_config
+cluster_start uuidv7-public-id-nossl "shared_preload_libraries = 'uuidv7'" "uuidv7.public_id_keys = '$KEY1'"
+nossl=$(sql_errors -v VERBOSITY=verbose <<SQL | grep -E '^(ERROR|[0-9a-f]{8}-|error)' | sed 's/ (.*//'
+CREATE EXTENSION uuidv7;
+SELECT uuidv7_to_public('$(head -n 1 "$work/ids.txt")');
+SET uuidv7.public_id_scheme = uuidv47;
+SELECT uuidv7_to_public('$(head -n 1 "$work/ids.txt")');
+RESET uuidv7.public_id_scheme;
+SELECT severity || ' ' || object || ': ' || problem FROM uuidv7_doctor() WHERE object LIKE 'uuidv7.public_id%';
+SQL
+)
+echo "$nossl" | sed 's/^/    /'
+check "without OpenSSL: ff1 is 0A000, uuidv47 gives the reference's public id, the doctor says why" "$nossl" \
+	"ERROR:  0A000: public id scheme \"ff1\" is not available
+$(head -n 1 "$work/ids.txt" | reference uuidv47 "$KEY1")
+error uuidv7.public_id_scheme: the scheme is ff1, but uuidv7 was built without OpenSSL: the public-id functions refuse"
 exit $status
