@@ -489,19 +489,23 @@ check_version(const pg_uuid_t *uuid, int version)
 			 errdetail("\"%s\" is not of the RFC 9562 variant.", printed)));
 }
 
+/* the public id of a v7, or the v7 of a public id, under the first key */
+static pg_uuid_t *
+map_under_first_key(const pg_uuid_t *in, bool to_public)
+{
+	pg_uuid_t  *result = palloc(sizeof(pg_uuid_t));
+
+	check_version(in, to_public ? 7 : 4);
+	public_id_map(usable_keys(), 0, in, result, to_public);
+	return result;
+}
+
 PG_FUNCTION_INFO_V1(uuidv7_to_public);
 
 Datum
 uuidv7_to_public(PG_FUNCTION_ARGS)
 {
-	pg_uuid_t  *id = PG_GETARG_UUID_P(0);
-	const PublicIdKeys *keys;
-	pg_uuid_t  *result = palloc(sizeof(pg_uuid_t));
-
-	check_version(id, 7);
-	keys = usable_keys();
-	public_id_map(keys, 0, id, result, true);
-	PG_RETURN_UUID_P(result);
+	PG_RETURN_UUID_P(map_under_first_key(PG_GETARG_UUID_P(0), true));
 }
 
 PG_FUNCTION_INFO_V1(uuidv7_from_public);
@@ -509,14 +513,7 @@ PG_FUNCTION_INFO_V1(uuidv7_from_public);
 Datum
 uuidv7_from_public(PG_FUNCTION_ARGS)
 {
-	pg_uuid_t  *public_id = PG_GETARG_UUID_P(0);
-	const PublicIdKeys *keys;
-	pg_uuid_t  *result = palloc(sizeof(pg_uuid_t));
-
-	check_version(public_id, 4);
-	keys = usable_keys();
-	public_id_map(keys, 0, public_id, result, false);
-	PG_RETURN_UUID_P(result);
+	PG_RETURN_UUID_P(map_under_first_key(PG_GETARG_UUID_P(0), false));
 }
 
 PG_FUNCTION_INFO_V1(uuidv7_from_public_all);
