@@ -56,8 +56,7 @@ echo "== FF1 against NIST's samples, SipHash-2-4 against python3-nacl"
 for variant in "" -DFF1_WITHOUT_INT128; do
 	gcc -std=gnu99 -Wall -Wextra -Werror -DFRONTEND -DUUIDV7_USE_OPENSSL $variant -isystem "$("$PG_CONFIG" --includedir-server)" \
 		-isystem "$("$PG_CONFIG" --includedir)/internal" -o "$work/vectors" "$TOP/test/unit/vectors.c" \
-		"$TOP/src/ff1.c" "$TOP/src/siphash.c" -L"$("$PG_CONFIG" --libdir)" -L"$("$PG_CONFIG" --pkglibdir)" \
-		-lpgport -lcrypto
+		"$TOP/src/ff1.c" "$TOP/src/siphash.c" -lcrypto
 	echo "src/ff1.c ${variant:-(with 128-bit integers)}:"
 	"$work/vectors" ff1 || status=1
 done

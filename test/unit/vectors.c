@@ -17,6 +17,10 @@
 #include "../../src/ff1.h"
 #include "../../src/siphash.h"
 
+/* (libc's own: this program links nothing of PostgreSQL's) */
+#undef printf
+#undef fprintf
+
 typedef struct Sample
 {
 	const char *key;
