@@ -32,6 +32,8 @@
 
 #include <openssl/evp.h>
 
+#include "port/pg_bitutils.h"
+
 #include "ff1.h"
 
 #define AES_BLOCK	16
@@ -102,7 +104,7 @@ radix_power(unsigned int radix, int m)
 }
 
 bool
-ff1_supports(unsigned int radix, int n)
+ff1_domain(FF1Domain *domain, unsigned int radix, int n)
 {
 	uint64		whole;
 
@@ -112,7 +114,18 @@ ff1_supports(unsigned int radix, int n)
 	whole = radix_power(radix, n);
 	if (whole != 0 && whole < 1000000)
 		return false;
-	return radix_power(radix, n - n / 2) != 0;
+
+	domain->radix = radix;
+	domain->n = n;
+	domain->u = n / 2;
+	domain->modulus_u = radix_power(radix, domain->u);
+	domain->modulus_v = radix_power(radix, n - domain->u);
+	if (domain->modulus_v == 0)
+		return false;
+	/* b = ceil(ceil(v * log2(radix)) / 8); d = 4 * ceil(b / 4) + 4 */
+	domain->b = (pg_leftmost_one_pos64(domain->modulus_v - 1) + 1 + 7) / 8;
+	domain->d = 4 * ((domain->b + 3) / 4) + 4;
+	return true;
 }
 
 /* one AES block: out = AES_K(in) */
@@ -123,20 +136,6 @@ aes_block(const FF1Key *key, const uint8 *in, uint8 *out)
 
 	return EVP_EncryptUpdate(key->aes, out, &outlen, in, AES_BLOCK) == 1 &&
 		outlen == AES_BLOCK;
-}
-
-/* the number of bits of x (0 for 0) */
-static int
-bit_length(uint64 x)
-{
-	int			bits = 0;
-
-	while (x != 0)
-	{
-		bits++;
-		x >>= 1;
-	}
-	return bits;
 }
 
 /* NUM(S) mod m, for the first len (<= 12) bytes of S as a big-endian number */
@@ -167,17 +166,11 @@ num_mod(const uint8 *s, int len, uint64 m)
 }
 
 bool
-ff1_crypt(const FF1Key *key, unsigned int radix, int n,
+ff1_crypt(const FF1Key *key, const FF1Domain *domain,
 		  const uint8 *tweak, int tweaklen,
 		  uint64 *a, uint64 *b, bool decrypt)
 {
-	int			u = n / 2;
-	uint64		modulus_u = radix_power(radix, u);
-	uint64		modulus_v = radix_power(radix, n - u);
-
-	/* bytes of NUM_radix(B) in Q, and of S taken from the MAC */
-	int			bbytes = (bit_length(modulus_v - 1) + 7) / 8;
-	int			d = 4 * ((bbytes + 3) / 4) + 4;
+	int			bbytes = domain->b;
 	int			pad = ((-tweaklen - bbytes - 1) % AES_BLOCK + AES_BLOCK) % AES_BLOCK;
 	int			qlen = tweaklen + pad + 1 + bbytes;
 	uint8		p[AES_BLOCK];
@@ -194,14 +187,14 @@ ff1_crypt(const FF1Key *key, unsigned int radix, int n,
 	p[0] = 1;
 	p[1] = 2;
 	p[2] = 1;
-	p[3] = (radix >> 16) & 0xff;
-	p[4] = (radix >> 8) & 0xff;
-	p[5] = radix & 0xff;
+	p[3] = (domain->radix >> 16) & 0xff;
+	p[4] = (domain->radix >> 8) & 0xff;
+	p[5] = domain->radix & 0xff;
 	p[6] = 10;
-	p[7] = u & 0xff;
+	p[7] = domain->u & 0xff;
 	for (int i = 0; i < 4; i++)
 	{
-		p[8 + i] = ((uint32) n >> (24 - 8 * i)) & 0xff;
+		p[8 + i] = ((uint32) domain->n >> (24 - 8 * i)) & 0xff;
 		p[12 + i] = ((uint32) tweaklen >> (24 - 8 * i)) & 0xff;
 	}
 	/* the MAC's first block is the same in every round */
@@ -217,7 +210,7 @@ ff1_crypt(const FF1Key *key, unsigned int radix, int n,
 	{
 		int			i = decrypt ? 9 - step : step;
 		uint64		half = decrypt ? *a : *b;
-		uint64		modulus = (i % 2 == 0) ? modulus_u : modulus_v;
+		uint64		modulus = (i % 2 == 0) ? domain->modulus_u : domain->modulus_v;
 		uint8		r[AES_BLOCK];
 		uint64		y;
 		uint64		c;
@@ -237,7 +230,7 @@ ff1_crypt(const FF1Key *key, unsigned int radix, int n,
 		}
 
 		/* S = the first d bytes of R (d <= 16 here); y = NUM(S) mod radix^m */
-		y = num_mod(r, d, modulus);
+		y = num_mod(r, domain->d, modulus);
 
 		if (!decrypt)
 		{

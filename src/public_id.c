@@ -99,6 +99,11 @@ static bool public_id_preloaded = false;
 
 static emit_log_hook_type prev_emit_log_hook = NULL;
 
+#ifdef UUIDV7_USE_OPENSSL
+/* FF1's domain: 122 binary numerals (set up by uuidv7_public_id_init) */
+static FF1Domain public_id_domain;
+#endif
+
 /*
  * A fingerprint of a key that reveals nothing of it: the first 32 bits of
  * SipHash-2-4, under the key, of a fixed message.
@@ -317,6 +322,11 @@ uuidv7_public_id_init(void)
 
 	prev_emit_log_hook = emit_log_hook;
 	emit_log_hook = public_id_emit_log;
+
+#ifdef UUIDV7_USE_OPENSSL
+	if (!ff1_domain(&public_id_domain, 2, PUBLIC_ID_BITS))
+		elog(ERROR, "FF1 cannot take %d binary numerals", PUBLIC_ID_BITS);
+#endif
 }
 
 /* The keys to use, or an error saying why there are none. */
@@ -350,45 +360,27 @@ usable_keys(void)
 }
 
 #ifdef UUIDV7_USE_OPENSSL
-/* the 122 variable bits of a UUID of version 4 or 7, as FF1's two halves */
+/*
+ * The 122 variable bits of a UUID of version 4 or 7, the number
+ * unix_ts_ms || rand_a || rand_b (the tick, then rand_b), as FF1's two
+ * halves of 61 bits.
+ */
 static void
 uuid_to_halves(const pg_uuid_t *uuid, uint64 *a, uint64 *b)
 {
-	uint64		hi;
-	uint64		lo;
-	uint64		unix_ms;
-	uint64		rand_a;
+	uint64		tick;
 	uint64		rand_b;
 
-	memcpy(&hi, uuid->data, sizeof(hi));
-	memcpy(&lo, uuid->data + sizeof(hi), sizeof(lo));
-	hi = pg_ntoh64(hi);
-	lo = pg_ntoh64(lo);
-	unix_ms = hi >> 16;
-	rand_a = hi & UUIDV7_RAND_A_MASK;
-	rand_b = lo & UUIDV7_RAND_B_MASK;
-
-	/* the 122-bit number unix_ms || rand_a || rand_b, split 61/61 */
-	*a = (unix_ms << 13) | (rand_a << 1) | (rand_b >> HALF_BITS);
+	uuidv7_unpack(uuid, &tick, &rand_b);
+	*a = (tick << 1) | (rand_b >> HALF_BITS);
 	*b = rand_b & HALF_MASK;
 }
 
-/* the inverse, with the version given and the RFC variant */
+/* the inverse, as a UUID of the version given */
 static void
 halves_to_uuid(uint64 a, uint64 b, int version, pg_uuid_t *uuid)
 {
-	uint64		unix_ms = a >> 13;
-	uint64		rand_a = (a >> 1) & UUIDV7_RAND_A_MASK;
-	uint64		rand_b = ((a & 1) << HALF_BITS) | b;
-	uint64		hi;
-	uint64		lo;
-
-	hi = (unix_ms << 16) | ((uint64) version << 12) | rand_a;
-	lo = UUIDV7_VARIANT_FIELD | rand_b;
-	hi = pg_hton64(hi);
-	lo = pg_hton64(lo);
-	memcpy(uuid->data, &hi, sizeof(hi));
-	memcpy(uuid->data + sizeof(hi), &lo, sizeof(lo));
+	uuidv7_pack_version(uuid, version, a >> 1, ((a & 1) << HALF_BITS) | b);
 }
 
 /* this backend's AES contexts of the keys in use */
@@ -427,7 +419,7 @@ ff1_map(const PublicIdKeys *keys, int i, const pg_uuid_t *in, pg_uuid_t *out,
 	uint64		b;
 
 	uuid_to_halves(in, &a, &b);
-	if (!ff1_crypt(ff1_key(keys, i), 2, PUBLIC_ID_BITS, NULL, 0, &a, &b, decrypt))
+	if (!ff1_crypt(ff1_key(keys, i), &public_id_domain, NULL, 0, &a, &b, decrypt))
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("could not encrypt a public id")));
@@ -442,18 +434,20 @@ uuidv47_map(const PublicIdKeys *keys, int i, const pg_uuid_t *in, pg_uuid_t *out
 {
 	uint8		msg[10];
 	uint64		mask;
+	uint64		tick;
+	uint64		rand_b;
 
+	/* the 74 bits that stay, as the reference hashes them */
 	msg[0] = in->data[6] & 0x0f;
 	msg[1] = in->data[7];
 	msg[2] = in->data[8] & 0x3f;
 	memcpy(msg + 3, in->data + 9, 7);
 	mask = siphash24(keys->keys[i].bytes, msg, sizeof(msg));
 
-	*out = *in;
-	for (int byte = 0; byte < 6; byte++)
-		out->data[byte] ^= (mask >> (8 * (5 - byte))) & 0xff;
-	out->data[6] = (out->data[6] & 0x0f) | (version << 4);
-	out->data[8] = (out->data[8] & 0x3f) | 0x80;
+	/* the low 48 bits of the hash XORed into unix_ts_ms */
+	uuidv7_unpack(in, &tick, &rand_b);
+	tick ^= (mask & UUIDV7_MAX_UNIX_MS) << UUIDV7_SUBMS_BITS;
+	uuidv7_pack_version(out, version, tick, rand_b);
 }
 
 static void

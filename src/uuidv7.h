@@ -34,8 +34,7 @@
 /* field widths */
 #define UUIDV7_SUBMS_BITS		12
 
-/* version and variant, as they stand in the two big-endian 64-bit halves */
-#define UUIDV7_VERSION_FIELD	UINT64CONST(0x7000)
+/* the variant, rand_a and rand_b as they stand in the big-endian halves */
 #define UUIDV7_VARIANT_FIELD	UINT64CONST(0x8000000000000000)
 #define UUIDV7_RAND_A_MASK		UINT64CONST(0x0fff)
 #define UUIDV7_RAND_B_MASK		UINT64CONST(0x3fffffffffffffff)
@@ -94,22 +93,46 @@ uuidv7_get_unix_ms(const pg_uuid_t *uuid)
 }
 
 /*
- * Lay out a UUIDv7 from a tick and rand_b; the version and variant bits are
- * set here and nowhere else.
+ * Lay out a UUID of the RFC 9562 variant and a version from a tick (the 60
+ * bits of unix_ts_ms and rand_a) and rand_b; the version and variant bits are
+ * set here and nowhere else.  Public ids (public_id.c) are version 4 UUIDs
+ * of this layout.
  */
 static inline void
-uuidv7_pack(pg_uuid_t *uuid, uint64 tick, uint64 rand_b)
+uuidv7_pack_version(pg_uuid_t *uuid, int version, uint64 tick, uint64 rand_b)
 {
 	uint64		hi;
 	uint64		lo;
 
-	hi = ((tick >> UUIDV7_SUBMS_BITS) << 16) | UUIDV7_VERSION_FIELD |
+	hi = ((tick >> UUIDV7_SUBMS_BITS) << 16) | ((uint64) version << 12) |
 		(tick & UUIDV7_RAND_A_MASK);
 	lo = UUIDV7_VARIANT_FIELD | (rand_b & UUIDV7_RAND_B_MASK);
 	hi = pg_hton64(hi);
 	lo = pg_hton64(lo);
 	memcpy(uuid->data, &hi, sizeof(hi));
 	memcpy(uuid->data + sizeof(hi), &lo, sizeof(lo));
+}
+
+/* Lay out a UUIDv7 from a tick and rand_b. */
+static inline void
+uuidv7_pack(pg_uuid_t *uuid, uint64 tick, uint64 rand_b)
+{
+	uuidv7_pack_version(uuid, 7, tick, rand_b);
+}
+
+/* The reverse: the tick and rand_b of a UUID, whatever its version. */
+static inline void
+uuidv7_unpack(const pg_uuid_t *uuid, uint64 *tick, uint64 *rand_b)
+{
+	uint64		hi;
+	uint64		lo;
+
+	memcpy(&hi, uuid->data, sizeof(hi));
+	memcpy(&lo, uuid->data + sizeof(hi), sizeof(lo));
+	hi = pg_ntoh64(hi);
+	lo = pg_ntoh64(lo);
+	*tick = ((hi >> 16) << UUIDV7_SUBMS_BITS) | (hi & UUIDV7_RAND_A_MASK);
+	*rand_b = lo & UUIDV7_RAND_B_MASK;
 }
 
 /*

@@ -92,13 +92,14 @@ check_ff1(void)
 		int			n = strlen(sample->plaintext);
 		int			u = n / 2;
 		FF1Key	   *ff1 = ff1_new_key(key, keylen);
+		FF1Domain	domain;
 		uint64		a = num(sample->plaintext, u, sample->radix);
 		uint64		b = num(sample->plaintext + u, n - u, sample->radix);
 		char		encrypted[64] = "";
 		char		decrypted[64] = "";
 
-		if (ff1 == NULL || !ff1_supports(sample->radix, n) ||
-			!ff1_crypt(ff1, sample->radix, n, tweak, tweaklen, &a, &b, false))
+		if (ff1 == NULL || !ff1_domain(&domain, sample->radix, n) ||
+			!ff1_crypt(ff1, &domain, tweak, tweaklen, &a, &b, false))
 		{
 			printf("sample %d: could not run\n", s + 1);
 			failed = 1;
@@ -106,7 +107,7 @@ check_ff1(void)
 		}
 		str(a, u, sample->radix, encrypted);
 		str(b, n - u, sample->radix, encrypted + u);
-		ff1_crypt(ff1, sample->radix, n, tweak, tweaklen, &a, &b, true);
+		ff1_crypt(ff1, &domain, tweak, tweaklen, &a, &b, true);
 		str(a, u, sample->radix, decrypted);
 		str(b, n - u, sample->radix, decrypted + u);
 		ff1_free_key(ff1);
