@@ -32,6 +32,10 @@ REGRESS = generate state extract bounds domain planner compat errors partition t
 # where it is installed): all but the C edition's own concerns
 REGRESS_SQL_EDITION = $(filter-out state time_ops time_ops_brin_multi rls security upgrade,$(REGRESS))
 REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=uuidv7
+# interleavings of sessions (specs/*.spec), run by make installcheck after
+# the regress suites, on both editions
+ISOLATION = upkeep_create upkeep_drop upkeep_adopt
+ISOLATION_OPTS = --load-extension=uuidv7
 
 PG_CONFIG ?= pg_config
 
@@ -41,7 +45,7 @@ PG_CPPFLAGS = -isystem $(shell $(PG_CONFIG) --includedir-server) \
 	-DUUIDV7_VERSION=\"$(EXTVERSION)\"
 PG_CFLAGS = -Wall -Wextra $(if $(WERROR),-Werror)
 
-EXTRA_CLEAN = build $(SQL_EDITION_DIR)
+EXTRA_CLEAN = build $(SQL_EDITION_DIR) output_iso
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
@@ -119,7 +123,8 @@ $(SQL_EDITION_DIR)/uuidv7_pg_tle.sql $(SQL_EDITION_DIR)/uuidv7_plain.sql &: $(SQ
 .PHONY: sql-edition
 
 installcheck-sql-edition:
-	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) installcheck REGRESS="$(REGRESS_SQL_EDITION)" REGRESS_OPTS="$(REGRESS_OPTS)"
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) installcheck REGRESS="$(REGRESS_SQL_EDITION)" REGRESS_OPTS="$(REGRESS_OPTS)" \
+		ISOLATION="$(ISOLATION)" ISOLATION_OPTS="$(ISOLATION_OPTS)"
 
 .PHONY: installcheck-sql-edition
 

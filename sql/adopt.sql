@@ -52,14 +52,15 @@ SELECT pg_relation_filenode('"Shop Data"."Live Orders_adopted"') = table_file AS
 	(SELECT count(*) FROM "Shop Data"."Live Orders") = row_count AS same_count,
 	(SELECT sum(total) FROM "Shop Data"."Live Orders") = total AS same_total
 FROM before;
--- the adopted table covers its months up to the end of this one, and three
--- more are made ahead
+-- the adopted table covers its months up to the end of the next one (a
+-- month of slack, so that a table whose adoption stopped after its bounds
+-- were set keeps taking rows), and three more are made ahead
 SELECT p.partition, p.period_start = date_trunc('month', b.oldest) AS from_oldest_month,
 	p.period_end - p.period_start > interval '27 days' AS at_least_a_month,
-	p.period_end = date_trunc('month', now()) + interval '1 month' AS to_end_of_this_month
+	p.period_end = date_trunc('month', now()) + interval '2 months' AS to_end_of_next_month
 FROM uuidv7_partitions('"Shop Data"."Live Orders"') p, before b WHERE p.partition::text LIKE '%adopted%';
 SELECT count(*) AS months_ahead FROM uuidv7_partitions('"Shop Data"."Live Orders"')
-WHERE period_start >= date_trunc('month', now()) + interval '1 month';
+WHERE period_start >= date_trunc('month', now()) + interval '2 months';
 -- indexes, defaults, checks, generated columns, comments, grants, row
 -- security and policies carried over
 SELECT indexrelid::regclass AS parent_index, indisprimary FROM pg_index
@@ -81,22 +82,32 @@ INSERT INTO "Shop Data"."Live Orders" (customer, total) VALUES (7, -1);
 INSERT INTO "Shop Data"."Live Orders" (id, customer, total) VALUES (gen_random_uuid(), 7, 1);
 \echo :LAST_ERROR_SQLSTATE
 \set VERBOSITY default
--- a row of next month goes to next month's partition
+-- a row of next month goes to the adopted table, one of the month after to
+-- that month's partition
 INSERT INTO "Shop Data"."Live Orders" (id, customer, total)
-VALUES (uuidv7_generate_at(date_trunc('month', now()) + interval '1 month 1 day'), 8, 2)
-RETURNING tableoid::regclass = (SELECT partition FROM uuidv7_partitions('"Shop Data"."Live Orders"')
-								WHERE period_start = date_trunc('month', now()) + interval '1 month') AS next_month;
+VALUES (uuidv7_generate_at(date_trunc('month', now()) + interval '1 month 1 day'), 8, 2),
+	(uuidv7_generate_at(date_trunc('month', now()) + interval '2 months 1 day'), 8, 2)
+RETURNING tableoid::regclass = '"Shop Data"."Live Orders_adopted"'::regclass AS in_adopted,
+	tableoid::regclass = (SELECT partition FROM uuidv7_partitions('"Shop Data"."Live Orders"')
+						  WHERE period_start = date_trunc('month', now()) + interval '2 months') AS in_its_month;
 -- the policy applies through the parent
 SET ROLE "regress_adopt Reader";
 SELECT count(*) > 0 AS sees_rows, bool_and(customer < 50) AS only_small_customers FROM "Shop Data"."Live Orders";
 RESET ROLE;
+-- called again on the adopted table, it finishes what may be missing: the
+-- periods ahead of the adopted table's, here four more, and no more when
+-- called once again
+CALL uuidv7_adopt_table('"Shop Data"."Live Orders"', '1 month', 'UTC', periods_ahead => 7);
+CALL uuidv7_adopt_table('"Shop Data"."Live Orders"', '1 month', 'UTC', periods_ahead => 7);
+SELECT count(*) AS months_ahead FROM uuidv7_partitions('"Shop Data"."Live Orders"')
+WHERE period_start >= date_trunc('month', now()) + interval '2 months';
 -- the lifecycle functions work on it: creation is idempotent, retention
 -- keeps the adopted partition until its last month has passed
 SELECT count(*) FILTER (WHERE created) AS created FROM uuidv7_create_partitions('"Shop Data"."Live Orders"',
-	date_trunc('month', now()) + interval '1 month', now() + interval '5 months', '1 month', 'UTC');
+	date_trunc('month', now()) + interval '2 months', now() + interval '11 months', '1 month', 'UTC');
 SELECT count(*) AS dropped FROM uuidv7_drop_partitions('"Shop Data"."Live Orders"', now());
 SELECT count(*) AS dropped_later FROM uuidv7_drop_partitions('"Shop Data"."Live Orders"',
-	date_trunc('month', now()) + interval '1 month');
+	date_trunc('month', now()) + interval '2 months');
 DROP SCHEMA "Shop Data" CASCADE;
 
 -- a plain uuid key: version 7 keys only, counted, and the rule kept as a
@@ -130,6 +141,40 @@ CALL uuidv7_adopt_table('with_identity', '1 month');
 CREATE TABLE already (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
 CALL uuidv7_adopt_table('already', '1 month');
 \echo :LAST_ERROR_SQLSTATE
+-- what the swap could not take is refused before anything changes (0A000):
+-- a unique index without the key, one with a predicate, an exclusion
+-- constraint; the table is left as it was
+CREATE TABLE unique_without_key (id uuid7 PRIMARY KEY, email text UNIQUE, code text, during tstzrange);
+CREATE UNIQUE INDEX unique_code ON unique_without_key (code, id) WHERE code IS NOT NULL;
+ALTER TABLE unique_without_key ADD CONSTRAINT no_overlap EXCLUDE USING gist (during WITH &&);
+\set VERBOSITY default
+CALL uuidv7_adopt_table('unique_without_key', '1 month');
+SELECT relkind, (SELECT count(*) FROM pg_constraint WHERE conrelid = 'unique_without_key'::regclass AND contype = 'c') AS checks
+FROM pg_class WHERE oid = 'unique_without_key'::regclass;
+-- a typed table cannot be a partition
+CREATE TYPE adopt_row AS (id uuid7);
+CREATE TABLE typed OF adopt_row (PRIMARY KEY (id));
+CALL uuidv7_adopt_table('typed', '1 month');
+\echo :LAST_ERROR_SQLSTATE
+-- a call that stopped after setting the bounds (a cancel, a crash) left
+-- them as a CHECK; the table takes rows up to the end of next month, and
+-- calling again finishes with the bounds it finds
+CREATE TABLE stopped (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), v int);
+INSERT INTO stopped (id, v) SELECT uuidv7_generate_at(now() - g * interval '1 day'), g FROM generate_series(1, 40) g;
+DO $$
+BEGIN
+	EXECUTE (SELECT format('ALTER TABLE stopped ADD CONSTRAINT uuidv7_adopt_bounds CHECK (id >= %L AND id < %L) NOT VALID',
+						   lower_bound, upper_bound)
+			 FROM uuidv7_adopt_span('stopped', 'id', '1 month', 'UTC'));
+END
+$$;
+INSERT INTO stopped (id, v) VALUES (uuidv7_generate_at(date_trunc('month', now()) + interval '1 month 27 days'), 0);
+CALL uuidv7_adopt_table('stopped', '1 month', 'UTC');
+SELECT count(*) AS row_count, sum(v) AS v_sum FROM stopped;
+SELECT partition, period_end = date_trunc('month', now()) + interval '2 months' AS to_end_of_next_month
+FROM uuidv7_partitions('stopped') WHERE partition::text = 'stopped_adopted';
+SELECT count(*) AS constraints_left FROM pg_constraint WHERE conname = 'uuidv7_adopt_bounds';
+DROP TABLE stopped;
 CALL uuidv7_adopt_table('with_identity', '-1 month');
 \echo :LAST_ERROR_SQLSTATE
 CALL uuidv7_adopt_table('with_identity', NULL);
@@ -154,5 +199,6 @@ SELECT count(*) AS dropped FROM uuidv7_drop_partitions('in_migration', '2025-02-
 COMMIT;
 SELECT partition, period_start FROM uuidv7_partitions('in_migration');
 DROP TABLE in_migration;
-DROP TABLE no_key, bigint_key, with_identity, already, in_block;
+DROP TABLE no_key, bigint_key, with_identity, already, in_block, unique_without_key, typed;
+DROP TYPE adopt_row;
 DROP ROLE "regress_adopt Reader";

@@ -24,6 +24,16 @@ CREATE TABLE stale (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
 SELECT count(*) FROM uuidv7_create_partitions('stale', '2025-01-01', '2025-03-01', '1 month', 'UTC');
 CREATE TABLE stale_default PARTITION OF stale DEFAULT;
 INSERT INTO stale VALUES (uuidv7_generate());
+-- a late row of a period before the oldest partition (as after retention)
+INSERT INTO stale VALUES (uuidv7_min('2024-06-01 00:00+00'));
+-- a table whose adoption stopped after its bounds were set
+CREATE TABLE half_adopted (id uuid7 PRIMARY KEY);
+DO $$
+BEGIN
+	EXECUTE format('ALTER TABLE half_adopted ADD CONSTRAINT uuidv7_adopt_bounds CHECK (id >= %L AND id < %L)',
+				   uuidv7_min('2025-01-01 00:00+00'), uuidv7_min('2025-03-01 00:00+00'));
+END
+$$;
 CREATE TABLE healthy (id uuid PRIMARY KEY CHECK (uuidv7_domain_check(id))) PARTITION BY RANGE (id);
 SELECT count(*) FROM uuidv7_create_partitions('healthy', now() - interval '1 day', now() + interval '30 days', '1 day', 'UTC');
 CREATE TABLE healthy_default PARTITION OF healthy DEFAULT;
@@ -49,8 +59,15 @@ DROP ROLE regress_doctor_reader;
 SELECT sum(moved) AS moved FROM uuidv7_create_partitions('public.stale', '2025-03-01 00:00:00+00', now() + interval '1 month', '1 month');
 SELECT count(*) > 0 AS created FROM uuidv7_create_partitions('public.empty_parent', date_trunc('day', now()), now() + interval '1 month', '1 day');
 SELECT * FROM uuidv7_doctor() ORDER BY object COLLATE "C", problem COLLATE "C";
+-- the late row archived as it says, and later ones refused; the adoption
+-- finished
+DELETE FROM stale_default WHERE id < uuidv7_min('2025-01-01 00:00+00');
+SELECT partition, action FROM uuidv7_drop_partitions('stale', '2024-01-01 00:00+00', refuse_late_rows => true);
+INSERT INTO stale VALUES (uuidv7_min('2024-06-01 00:00+00'));
+CALL uuidv7_adopt_table('half_adopted', '1 month', 'UTC', periods_ahead => 0);
+SELECT severity, object, problem FROM uuidv7_doctor() ORDER BY object COLLATE "C", problem COLLATE "C";
 
-DROP TABLE stale, healthy, open_ended, empty_parent, by_time;
+DROP TABLE stale, healthy, open_ended, empty_parent, by_time, half_adopted;
 
 -- a table of a million rows or more keyed by a uuid, with the default
 -- statistics target, and one of a row less; their sizes as VACUUM counts

@@ -78,6 +78,27 @@ BEGIN
 			USING ERRCODE = 'feature_not_supported',
 				  HINT = 'Turn it into a column with a sequence default (ALTER COLUMN ... DROP IDENTITY, then SET DEFAULT nextval(...)) first.';
 	END IF;
+	IF (SELECT c.reloftype <> 0 OR c.relpersistence = 't' FROM pg_class c WHERE c.oid = tbl) THEN
+		RAISE EXCEPTION 'table "%" is a typed or temporary table', table_name
+			USING ERRCODE = 'wrong_object_type',
+				  DETAIL = 'Such a table cannot be a partition.';
+	END IF;
+	-- a partitioned table's unique indexes must hold its key, and (before
+	-- PostgreSQL 17) it can have no exclusion constraint: refused here, before
+	-- anything changes, rather than by the swap, after the bounds are set
+	SELECT string_agg(format('%I', c.relname), ', ' ORDER BY c.relname) INTO kept_name
+	FROM pg_index i
+		JOIN pg_class c ON c.oid = i.indexrelid
+		JOIN pg_attribute a ON a.attrelid = tbl AND a.attname = key_column
+	WHERE i.indrelid = tbl AND NOT i.indisprimary AND (i.indisunique OR i.indisexclusion)
+		AND (i.indisexclusion OR i.indpred IS NOT NULL OR i.indexprs IS NOT NULL
+			 OR NOT a.attnum = ANY ((i.indkey::int2[])[0:i.indnkeyatts - 1]));
+	IF kept_name IS NOT NULL THEN
+		RAISE EXCEPTION 'table "%" has unique or exclusion indexes that a table partitioned on "%" cannot have', table_name, key_column
+			USING ERRCODE = 'feature_not_supported',
+				  DETAIL = format('Indexes: %s.', kept_name),
+				  HINT = format('A unique index of a partitioned table must hold its partition key "%s" as a column, with no predicate or expression; an exclusion constraint is not supported. Add the key to them, or drop them, first.', key_column);
+	END IF;
 	kept_name := table_name || '_adopted';
 	IF octet_length(kept_name) > 63 OR to_regclass(format('%I.%I', schema_name, kept_name)) IS NOT NULL THEN
 		RAISE EXCEPTION 'cannot name the adopted table "%"', kept_name
@@ -92,8 +113,11 @@ COMMENT ON FUNCTION uuidv7_adopt_check(pg_catalog.regclass) IS
 
 -- Step 2: the span the table becomes the partition of, counted from the
 -- start of the oldest row's year, quarter, month, week, day, hour or minute
--- (as fits the step) up to the end of the period of now, or of the newest
--- row if later; its bounds and the end of its last period.
+-- (as fits the step) up to the end of the period after that of now, or of
+-- the newest row if later; its bounds and the end of its last period.  (One
+-- period more than the rows need: the bounds are a CHECK of the table from
+-- step 3 on, and a table whose adoption was stopped there must go on taking
+-- the application's rows for a whole period before it refuses any.)
 CREATE FUNCTION uuidv7_adopt_span(tbl pg_catalog.regclass, key_column pg_catalog.name,
 								  step pg_catalog.interval, zone pg_catalog.text,
 								  OUT lower_bound pg_catalog.uuid,
@@ -125,23 +149,24 @@ BEGIN
 	SELECT b.lower_bound INTO lower_bound
 	FROM @extschema@.uuidv7_partition_bounds(anchor, anchor + step, step, zone) b;
 	SELECT b.upper_bound, b.period_end INTO upper_bound, upper_time
-	FROM @extschema@.uuidv7_partition_bounds(anchor, greatest(now(), newest) + interval '1 microsecond', step, zone) b
+	FROM @extschema@.uuidv7_partition_bounds(anchor, greatest(now(), newest) + step + interval '1 microsecond', step, zone) b
 	ORDER BY b.period_start DESC LIMIT 1;
 END
 $function$;
 
 COMMENT ON FUNCTION uuidv7_adopt_span(pg_catalog.regclass, pg_catalog.name, pg_catalog.interval, pg_catalog.text) IS
-'step 2 of uuidv7_adopt_table: the partition bounds of the periods the table''s rows fall in, up to the end of the current period, and when the last one ends';
+'step 2 of uuidv7_adopt_table: the partition bounds of the periods the table''s rows fall in, up to the end of the period after the current one, and when the last one ends';
 
--- Step 3: the catalog swap, under ACCESS EXCLUSIVE on the table until the
--- caller commits: the table and its indexes renamed to <name>_adopted (so
+-- Step 3: the catalog swap, under ACCESS EXCLUSIVE on the table (taken in
+-- short tries, giving up after lock_wait) until the caller commits: the table and its indexes renamed to <name>_adopted (so
 -- that the parent's indexes take the old names), the partitioned table of
 -- its name made LIKE it, the table attached as the partition of
 -- [lower_bound, upper_bound) (its validated CHECK uuidv7_adopt_bounds spares
 -- the scan, and is dropped), owner, comment, grants, row security and
 -- policies carried over.  Returns the partitioned table.
 CREATE FUNCTION uuidv7_adopt_swap(tbl pg_catalog.regclass, key_column pg_catalog.name,
-								  lower_bound pg_catalog.uuid, upper_bound pg_catalog.uuid)
+								  lower_bound pg_catalog.uuid, upper_bound pg_catalog.uuid,
+								  lock_wait pg_catalog.interval DEFAULT '1 minute')
 RETURNS pg_catalog.regclass
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -159,7 +184,7 @@ BEGIN
 	SELECT n.nspname, c.relname INTO schema_name, table_name
 	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = tbl;
 	kept_name := table_name || '_adopted';
-	EXECUTE format('LOCK TABLE %s IN ACCESS EXCLUSIVE MODE', tbl);
+	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['ACCESS EXCLUSIVE'], lock_wait);
 	EXECUTE format('ALTER TABLE %s RENAME TO %I', tbl, kept_name);
 	FOR idx IN SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = kept LOOP
 		EXECUTE format('ALTER INDEX %I.%I RENAME TO %I', schema_name, idx.relname,
@@ -213,14 +238,21 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_adopt_swap(pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid) IS
+COMMENT ON FUNCTION uuidv7_adopt_swap(pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid, pg_catalog.interval) IS
 'step 3 of uuidv7_adopt_table: the catalog swap that makes the table the partition of [lower_bound, upper_bound) of a new partitioned table of its name, with its owner, comment, grants, row security and policies; returns the new table';
 
 -- The steps, committing between them.  (No SET clause: a procedure with one
--- cannot commit; each transaction sets its own search_path.)
+-- cannot commit; each transaction sets its own search_path.)  Every lock
+-- that blocks the application is taken in short tries, giving up after
+-- lock_wait (55P03) with nothing of that step done.  Stopped anywhere (an
+-- error, a cancel, a crash), the table keeps taking the application's rows
+-- (for a period at least, see step 2), and calling it again finishes the
+-- adoption: the bounds already set are kept, and a table already swapped
+-- gets its periods ahead.
 CREATE PROCEDURE uuidv7_adopt_table(tbl pg_catalog.regclass, step pg_catalog.interval,
 									zone pg_catalog.text DEFAULT pg_catalog.current_setting('TimeZone'),
-									periods_ahead pg_catalog.int4 DEFAULT 3)
+									periods_ahead pg_catalog.int4 DEFAULT 3,
+									lock_wait pg_catalog.interval DEFAULT '1 minute')
 LANGUAGE plpgsql
 AS $procedure$
 DECLARE
@@ -232,13 +264,14 @@ DECLARE
 	lower_bound uuid;
 	upper_bound uuid;
 	upper_time timestamptz;
+	bounds text[];
 	parent regclass;
 BEGIN
 	-- (before anything else: the caller's search_path must not choose the
 	-- functions and operators this calls)
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	PERFORM @extschema@.uuidv7_forbid_transaction_block('uuidv7_adopt_table');
-	IF tbl IS NULL OR step IS NULL OR zone IS NULL OR periods_ahead IS NULL THEN
+	IF tbl IS NULL OR step IS NULL OR zone IS NULL OR periods_ahead IS NULL OR lock_wait IS NULL THEN
 		RAISE EXCEPTION 'uuidv7_adopt_table() takes no NULL argument'
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
@@ -247,58 +280,80 @@ BEGIN
 	END IF;
 	-- the step and zone are checked before anything changes
 	PERFORM @extschema@.uuidv7_partition_bounds(now(), now() + step, step, zone);
-	SELECT * INTO table_name, key_column, plain_uuid FROM @extschema@.uuidv7_adopt_check(tbl);
 
-	-- every key must be a UUIDv7: a plain uuid key is scanned (ACCESS SHARE)
-	-- and then keeps the rule as a validated CHECK; a uuid7 key has it
-	rule_check := left(table_name, 50) || '_uuidv7_key';
-	IF plain_uuid THEN
-		EXECUTE format('SELECT count(*) FROM %s WHERE @extschema@.uuidv7_timestamp(%I) IS NULL', tbl, key_column)
-			INTO not_v7;
-		IF not_v7 > 0 THEN
-			RAISE EXCEPTION 'table "%" has % keys that are not version 7 UUIDs', table_name, not_v7
-				USING ERRCODE = 'check_violation',
-					  HINT = format('List them with SELECT %I FROM %s WHERE uuidv7_timestamp(%I) IS NULL; a time-partitioned table cannot hold them (see "From bigserial or version 4 keys" in the README).',
-									key_column, tbl, key_column);
-		END IF;
-		COMMIT;
-		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-		IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = tbl AND conname = rule_check) THEN
-			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (@extschema@.uuidv7_timestamp(%I) IS NOT NULL) NOT VALID',
-						   tbl, rule_check, key_column);
+	-- called again after the swap: only the periods ahead may be missing
+	SELECT p.oid INTO parent
+	FROM pg_class p JOIN pg_inherits i ON i.inhparent = p.oid JOIN pg_class c ON c.oid = i.inhrelid
+	WHERE p.oid = tbl AND p.relkind = 'p' AND c.relnamespace = p.relnamespace AND c.relname = p.relname || '_adopted';
+	IF parent IS NULL THEN
+		SELECT * INTO table_name, key_column, plain_uuid FROM @extschema@.uuidv7_adopt_check(tbl);
+
+		-- every key must be a UUIDv7: a plain uuid key is scanned (ACCESS
+		-- SHARE) and then keeps the rule as a validated CHECK; a uuid7 key has it
+		rule_check := left(table_name, 50) || '_uuidv7_key';
+		IF plain_uuid THEN
+			EXECUTE format('SELECT count(*) FROM %s WHERE @extschema@.uuidv7_timestamp(%I) IS NULL', tbl, key_column)
+				INTO not_v7;
+			IF not_v7 > 0 THEN
+				RAISE EXCEPTION 'table "%" has % keys that are not version 7 UUIDs', table_name, not_v7
+					USING ERRCODE = 'check_violation',
+						  HINT = format('List them with SELECT %I FROM %s WHERE uuidv7_timestamp(%I) IS NULL; a time-partitioned table cannot hold them (see "From bigserial or version 4 keys" in the README).',
+										key_column, tbl, key_column);
+			END IF;
+			COMMIT;
+			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+			IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = tbl AND conname = rule_check) THEN
+				PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['ACCESS EXCLUSIVE'], lock_wait);
+				EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (@extschema@.uuidv7_timestamp(%I) IS NOT NULL) NOT VALID',
+							   tbl, rule_check, key_column);
+				COMMIT;
+				PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+			END IF;
+			PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+			EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', tbl, rule_check);
 			COMMIT;
 			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 		END IF;
-		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', tbl, rule_check);
+
+		-- the bounds as a CHECK, validated beside reads and writes, so that
+		-- ATTACH need not scan under its lock (uuidv7_adopt_swap drops it);
+		-- set by a call that stopped, they are kept
+		SELECT regexp_match(pg_get_constraintdef(c.oid), '''([0-9a-f-]{36})''.*''([0-9a-f-]{36})''') INTO bounds
+		FROM pg_constraint c WHERE c.conrelid = tbl AND c.conname = 'uuidv7_adopt_bounds';
+		IF bounds IS NULL THEN
+			SELECT * INTO lower_bound, upper_bound, upper_time
+			FROM @extschema@.uuidv7_adopt_span(tbl, key_column, step, zone);
+			PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['ACCESS EXCLUSIVE'], lock_wait);
+			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_adopt_bounds CHECK (%I >= %L AND %I < %L) NOT VALID',
+						   tbl, key_column, lower_bound, key_column, upper_bound);
+			COMMIT;
+			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+		ELSE
+			lower_bound := bounds[1]::uuid;
+			upper_bound := bounds[2]::uuid;
+			upper_time := @extschema@.uuidv7_timestamp(upper_bound);
+		END IF;
+		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT uuidv7_adopt_bounds', tbl);
 		COMMIT;
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+
+		parent := @extschema@.uuidv7_adopt_swap(tbl, key_column, lower_bound, upper_bound, lock_wait);
+	ELSE
+		SELECT p.period_end INTO upper_time
+		FROM @extschema@.uuidv7_partitions(parent) p JOIN pg_class c ON c.oid = p.partition
+		WHERE c.relname = (SELECT relname FROM pg_class WHERE oid = parent) || '_adopted';
 	END IF;
 
-	SELECT * INTO lower_bound, upper_bound, upper_time
-	FROM @extschema@.uuidv7_adopt_span(tbl, key_column, step, zone);
-
-	-- the bounds as a CHECK, validated beside reads and writes, so that
-	-- ATTACH need not scan under its lock (uuidv7_adopt_swap drops it)
-	IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = tbl AND conname = 'uuidv7_adopt_bounds') THEN
-		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_adopt_bounds CHECK (%I >= %L AND %I < %L) NOT VALID',
-					   tbl, key_column, lower_bound, key_column, upper_bound);
-		COMMIT;
-		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	-- the next periods, ahead of the rows that will need them, in the
+	-- swap's transaction: the table is never without them
+	IF periods_ahead > 0 AND upper_time IS NOT NULL THEN
+		PERFORM count(*) FROM @extschema@.uuidv7_create_partitions(parent, upper_time, upper_time + step * periods_ahead,
+																	step, zone, lock_wait);
 	END IF;
-	EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT uuidv7_adopt_bounds', tbl);
 	COMMIT;
-	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-
-	parent := @extschema@.uuidv7_adopt_swap(tbl, key_column, lower_bound, upper_bound);
-	COMMIT;
-	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-
-	-- the next periods, ahead of the rows that will need them
-	IF periods_ahead > 0 THEN
-		PERFORM count(*) FROM @extschema@.uuidv7_create_partitions(parent, upper_time, upper_time + step * periods_ahead, step, zone);
-	END IF;
 END
 $procedure$;
 
-COMMENT ON PROCEDURE uuidv7_adopt_table(pg_catalog.regclass, pg_catalog.interval, pg_catalog.text, pg_catalog.int4) IS
-'turn a table keyed by UUIDv7 into a table of the same name range-partitioned on that key, without rewriting its rows: it becomes the partition of its periods, and the next ones are made';
+COMMENT ON PROCEDURE uuidv7_adopt_table(pg_catalog.regclass, pg_catalog.interval, pg_catalog.text, pg_catalog.int4, pg_catalog.interval) IS
+'turn a table keyed by UUIDv7 into a table of the same name range-partitioned on that key, without rewriting its rows: it becomes the partition of its periods, and the next ones are made; waits for each lock at most lock_wait; called again after a stop, it finishes';

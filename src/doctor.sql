@@ -12,6 +12,7 @@ AS $function$
 DECLARE
 	t record;
 	has_rows boolean;
+	late_rows bigint;
 	time_ops_schema name;
 BEGIN
 	-- partitioned tables on a uuid key whose partitions end within a week
@@ -56,9 +57,14 @@ BEGIN
 		END IF;
 	END LOOP;
 
-	-- DEFAULT partitions of such tables that hold rows
+	-- DEFAULT partitions of such tables that hold rows: rows older than the
+	-- oldest partition are of periods retired (or never made), which
+	-- retention would drop again if they were made; the others wait for
+	-- their periods
 	FOR t IN
-		SELECT i.inhparent::regclass AS parent, i.inhrelid::regclass AS default_partition
+		SELECT i.inhparent::regclass AS parent, i.inhrelid::regclass AS default_partition, a.attname AS key_column,
+			(SELECT p.lower_bound FROM @extschema@.uuidv7_partitions(i.inhparent) p
+			 WHERE p.partition <> i.inhrelid ORDER BY p.lower_bound NULLS FIRST LIMIT 1) AS oldest
 		FROM pg_inherits i
 			JOIN pg_class c ON c.oid = i.inhrelid
 			JOIN pg_partitioned_table pt ON pt.partrelid = i.inhparent
@@ -68,7 +74,21 @@ BEGIN
 			AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
 			AND has_table_privilege(c.oid, 'SELECT')
 	LOOP
-		EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s)', t.default_partition) INTO has_rows;
+		IF t.oldest IS NOT NULL THEN
+			EXECUTE format('SELECT count(*) FROM %s WHERE %I < $1', t.default_partition, t.key_column)
+				INTO late_rows USING t.oldest;
+			IF late_rows > 0 THEN
+				severity := 'warning';
+				object := t.default_partition::text;
+				problem := format('the DEFAULT partition holds %s rows older than the oldest partition (%s): rows of periods retired or never made',
+								  late_rows, @extschema@.uuidv7_timestamp(t.oldest));
+				fix := format('archive or delete them (rows of %s with %I < %L), and have retention refuse later ones: uuidv7_drop_partitions(%L, ..., refuse_late_rows => true); creating their periods again would only have retention drop them',
+							  t.default_partition, t.key_column, t.oldest, t.parent::text);
+				RETURN NEXT;
+			END IF;
+		END IF;
+		EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s WHERE %I >= $1 OR $1 IS NULL)', t.default_partition, t.key_column)
+			INTO has_rows USING t.oldest;
 		IF has_rows THEN
 			severity := 'warning';
 			object := t.default_partition::text;
@@ -76,6 +96,22 @@ BEGIN
 			fix := format('create their periods with uuidv7_create_partitions(%L, ...), which moves the rows in', t.parent::text);
 			RETURN NEXT;
 		END IF;
+	END LOOP;
+
+	-- plain tables whose adoption stopped after their bounds were set: they
+	-- refuse rows from the end of their bounds on
+	FOR t IN
+		SELECT c.conrelid::regclass AS tbl,
+			(regexp_match(pg_get_constraintdef(c.oid), '''([0-9a-f-]{36})''.*''([0-9a-f-]{36})'''))[2]::uuid AS upper_bound
+		FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid
+		WHERE c.conname = 'uuidv7_adopt_bounds' AND r.relkind = 'r' AND has_table_privilege(r.oid, 'SELECT')
+	LOOP
+		severity := 'error';
+		object := t.tbl::text;
+		problem := format('its adoption by uuidv7_adopt_table stopped before the swap: it refuses rows from %s on',
+						  @extschema@.uuidv7_timestamp(t.upper_bound));
+		fix := format('CALL uuidv7_adopt_table(%L, ...) again, with the same step, to finish it', t.tbl::text);
+		RETURN NEXT;
 	END LOOP;
 
 	-- tables of a million rows or more keyed by a uuid whose histogram keeps

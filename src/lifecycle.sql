@@ -1,23 +1,38 @@
 -- upkeep: periods created ahead (their waiting rows moved in) and retired
 
--- Take locks on tables for upkeep, each in its mode, in short tries: a
--- lock request that waits holds back every later request that conflicts
--- with it, so a creator that waited for a long-running writer or reader
--- would stall all the sessions queued behind it.  Each try takes all the
--- locks in order and waits at most 50 ms (or the caller's lock_timeout, if
--- shorter); a try that times out gives back what it took, lets the queue
--- move, and tries again.  The caller's statement_timeout bounds the whole.
--- NULL tables are skipped.
-CREATE FUNCTION uuidv7_lock_for_upkeep(tables pg_catalog.regclass[], lock_modes pg_catalog.text[])
+-- Take locks on tables for upkeep, each in its mode, in short tries, and
+-- give up after lock_wait.  A lock request that waits holds back every later
+-- request that conflicts with it, so upkeep that waited for a long-running
+-- writer or reader would stall all the sessions queued behind it.  Each try
+-- takes all the locks in order and waits at most 20 ms (or the caller's
+-- lock_timeout, if shorter); a try that times out gives back what it took,
+-- lets the queue move, and tries again.  Past lock_wait the call fails with
+-- 55P03, naming the sessions that held conflicting locks, having taken
+-- nothing; the caller's statement_timeout also bounds the whole.  The tries
+-- wait less than deadlock_timeout's default, so an application session
+-- never waits on upkeep long enough to be the one the deadlock detector
+-- cancels.  NULL tables are skipped.
+CREATE FUNCTION uuidv7_lock_for_upkeep(tables pg_catalog.regclass[], lock_modes pg_catalog.text[],
+									   lock_wait pg_catalog.interval DEFAULT '1 minute')
 RETURNS void
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
+	modes CONSTANT text[] := ARRAY['ACCESS SHARE', 'ROW SHARE', 'ROW EXCLUSIVE', 'SHARE UPDATE EXCLUSIVE',
+									'SHARE', 'SHARE ROW EXCLUSIVE', 'EXCLUSIVE', 'ACCESS EXCLUSIVE'];
+	-- the modes each mode conflicts with, by their numbers in modes (the
+	-- table of the documentation's "Table-Level Lock Modes")
+	conflicts CONSTANT int[] := ARRAY[[8, 0, 0, 0, 0, 0, 0, 0], [7, 8, 0, 0, 0, 0, 0, 0],
+									  [5, 6, 7, 8, 0, 0, 0, 0], [4, 5, 6, 7, 8, 0, 0, 0],
+									  [3, 4, 6, 7, 8, 0, 0, 0], [3, 4, 5, 6, 7, 8, 0, 0],
+									  [2, 3, 4, 5, 6, 7, 8, 0], [1, 2, 3, 4, 5, 6, 7, 8]];
 	caller_timeout text := current_setting('lock_timeout');
-	try_timeout text := CASE WHEN caller_timeout::interval = interval '0' OR caller_timeout::interval > interval '50 ms'
-							 THEN '50ms' ELSE caller_timeout END;
+	try_timeout text := CASE WHEN caller_timeout::interval = interval '0' OR caller_timeout::interval > interval '20 ms'
+							 THEN '20ms' ELSE caller_timeout END;
+	give_up timestamptz;
 	statement text;
+	holders text;
 BEGIN
 	IF cardinality(tables) <> cardinality(lock_modes) OR EXISTS (
 		SELECT FROM unnest(lock_modes) AS m
@@ -26,6 +41,11 @@ BEGIN
 			USING ERRCODE = 'invalid_parameter_value',
 				  HINT = 'Give one of SHARE UPDATE EXCLUSIVE, SHARE, SHARE ROW EXCLUSIVE, EXCLUSIVE or ACCESS EXCLUSIVE for each table.';
 	END IF;
+	IF NOT lock_wait >= interval '0' THEN
+		RAISE EXCEPTION 'lock_wait must not be negative'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('lock_wait is "%s".', lock_wait);
+	END IF;
+	give_up := clock_timestamp() + lock_wait;
 	SELECT string_agg(format('LOCK TABLE ONLY %s IN %s MODE', t, m), '; ' ORDER BY o)
 	INTO statement FROM unnest(tables, lock_modes) WITH ORDINALITY AS u(t, m, o) WHERE t IS NOT NULL;
 	IF statement IS NULL THEN
@@ -38,37 +58,52 @@ BEGIN
 			PERFORM set_config('lock_timeout', caller_timeout, true);
 			RETURN;
 		EXCEPTION WHEN lock_not_available THEN
+			IF clock_timestamp() >= give_up THEN
+				SELECT string_agg(format('Process %s holds %s on %s.', l.pid, l.mode, l.relation::regclass),
+								  ' ' ORDER BY l.relation, l.pid, l.mode)
+				INTO holders
+				FROM unnest(tables, lock_modes) AS u(t, m)
+					JOIN pg_locks l ON l.locktype = 'relation' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+						AND l.relation = u.t AND l.granted AND l.pid <> pg_backend_pid()
+				WHERE array_position(modes, upper(regexp_replace(regexp_replace(l.mode, 'Lock$', ''), '([a-z])([A-Z])', '\1 \2', 'g')))
+					= ANY (conflicts[array_position(modes, u.m):array_position(modes, u.m)][1:8]);
+				PERFORM set_config('lock_timeout', caller_timeout, true);
+				RAISE EXCEPTION 'could not lock % for partition upkeep within % ms',
+					(SELECT string_agg(t::text, ', ') FROM unnest(tables) t WHERE t IS NOT NULL),
+					round(extract(epoch FROM lock_wait) * 1000)
+					USING ERRCODE = 'lock_not_available',
+						  DETAIL = coalesce(holders, 'The sessions that held conflicting locks have ended.'),
+						  HINT = 'Upkeep waits only in short tries, so that the application never waits on it for long. Run it again later, or with a longer lock_wait.';
+			END IF;
 			PERFORM pg_sleep(0.01);
 		END;
 	END LOOP;
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_lock_for_upkeep(pg_catalog.regclass[], pg_catalog.text[]) IS
-'lock tables, each in its mode, for partition upkeep, in short tries that never hold back the sessions queued behind for long (used by uuidv7_create_partitions and uuidv7_drop_partitions)';
+COMMENT ON FUNCTION uuidv7_lock_for_upkeep(pg_catalog.regclass[], pg_catalog.text[], pg_catalog.interval) IS
+'lock tables, each in its mode, for partition upkeep, in short tries that never hold back the sessions queued behind for long, giving up with 55P03 after lock_wait (used by the upkeep functions)';
 
 -- Create the partitions of a span that do not exist yet.  A partition with
 -- exactly a period's bounds counts as existing whatever its name.
 --
--- Rows of a new period that wait in the DEFAULT partition (ids made by
--- clients, backfills, a scheduler that fell behind) would make a plain
--- CREATE TABLE ... PARTITION OF fail.  They are moved in the same
--- transaction, as pg_partman's partition_data does: the period's table is
--- made standalone, with a CHECK of its bounds, the rows are moved out of the
--- DEFAULT partition into it in one statement, and it is attached; the CHECK
--- spares ATTACH a scan of the rows and PostgreSQL builds the parent's
--- indexes on it once, after the rows are in.  "moved" counts them.
+-- The application must not be able to tell that a period was made, also
+-- when rows of it wait in the DEFAULT partition (ids made by clients,
+-- backfills, a scheduler that fell behind) and must be moved in:
 --
--- While the application writes, rows of a new period keep arriving in the
--- DEFAULT partition after the move, and ATTACH would find them there.  So
--- the bulk of the rows is moved first, beside the writers; then writers
--- are held back (SHARE ROW EXCLUSIVE on the parent, so readers of other
--- partitions go on; ACCESS EXCLUSIVE on the DEFAULT partition, which ATTACH
--- takes anyway to scan it) for the moment it takes to move the few rows that
--- arrived meanwhile and attach.  Held back, not failed: an INSERT that waited
--- on the parent is routed afresh once the partition is attached.  Those locks
--- are taken in short tries (uuidv7_lock_for_upkeep), so that waiting for a
--- long writer never holds back the writers queued behind it.
+-- * Everything that can be made beside readers and writers is made first:
+--   each period's table, standalone, with the parent's indexes, foreign keys
+--   and a CHECK of its bounds (so that ATTACH attaches the indexes instead of
+--   building them, and scans nothing of the new table).
+-- * Then the parent and its DEFAULT partition are locked ACCESS EXCLUSIVE,
+--   in short tries (uuidv7_lock_for_upkeep, bounded by lock_wait), and the
+--   waiting rows are moved and the tables attached, all at once.  Only a lock
+--   on the parent that conflicts with readers makes a query that waited plan
+--   again with the new partition: with a weaker one, a reader that planned
+--   before the new partition existed would miss the rows that left DEFAULT.
+--   Rows are never deleted from DEFAULT before that lock is held: a writer
+--   that met such a row would wait on upkeep while holding locks upkeep
+--   needs (a deadlock), and one at REPEATABLE READ would find nothing.
 --
 -- Upkeep of one parent takes turns (creators, retention): each takes SHARE
 -- UPDATE EXCLUSIVE on the parent, which conflicts with itself but not with
@@ -79,6 +114,7 @@ COMMENT ON FUNCTION uuidv7_lock_for_upkeep(pg_catalog.regclass[], pg_catalog.tex
 CREATE FUNCTION uuidv7_create_partitions(parent pg_catalog.regclass, from_ts pg_catalog.timestamptz,
 										 upto_ts pg_catalog.timestamptz, step pg_catalog.interval,
 										 zone pg_catalog.text DEFAULT pg_catalog.current_setting('TimeZone'),
+										 lock_wait pg_catalog.interval DEFAULT '1 minute',
 										 OUT partition_name pg_catalog.text,
 										 OUT created pg_catalog.bool,
 										 OUT moved pg_catalog.int8)
@@ -88,6 +124,7 @@ SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
 	part record;
+	fk record;
 	default_partition regclass;
 	names regclass[];
 	los uuid[];
@@ -107,17 +144,18 @@ DECLARE
 	pending_hi uuid[] := '{}';
 	slot int;
 	more int8;
+	waiting bool;
 BEGIN
-	EXECUTE format('LOCK TABLE ONLY %s IN SHARE UPDATE EXCLUSIVE MODE', parent);
+	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 
 	SELECT i.inhrelid::regclass INTO default_partition
 	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
 	WHERE i.inhparent = parent AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT';
+	SELECT a.attname INTO key_column
+	FROM pg_partitioned_table p
+		JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+	WHERE p.partrelid = parent;
 	IF default_partition IS NOT NULL THEN
-		SELECT a.attname INTO key_column
-		FROM pg_partitioned_table p
-			JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
-		WHERE p.partrelid = parent;
 		-- generated columns are computed again as the rows arrive
 		SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO stored_columns
 		FROM pg_attribute a
@@ -147,7 +185,6 @@ BEGIN
 		WHILE k <= n AND his[k] IS NOT NULL AND his[k] <= part.lower_bound LOOP
 			k := k + 1;
 		END LOOP;
-		moved := 0;
 		IF k <= n AND los[k] = part.lower_bound AND his[k] = part.upper_bound THEN
 			out_name := out_name || names[k]::text;
 			out_created := out_created || false;
@@ -177,35 +214,61 @@ BEGIN
 						  END;
 		END IF;
 
+		-- the period's table, standalone, as the partition will be: indexes
+		-- and foreign keys that ATTACH then attaches instead of making, and
+		-- the bounds as a CHECK that spares ATTACH a scan
+		EXECUTE format('CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED'
+					   ' INCLUDING STORAGE INCLUDING COMMENTS INCLUDING INDEXES)', part.partition_name, parent);
+		FOR fk IN
+			SELECT c.conname, pg_get_constraintdef(c.oid) AS definition
+			FROM pg_constraint c WHERE c.conrelid = parent AND c.contype = 'f' ORDER BY c.conname
+		LOOP
+			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I %s', part.partition_name, fk.conname, fk.definition);
+		END LOOP;
+		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_period CHECK (%I IS NOT NULL AND %I >= %L AND %I < %L)',
+					   part.partition_name, key_column, key_column, part.lower_bound, key_column, part.upper_bound);
 		out_name := out_name || part.partition_name;
 		out_created := out_created || true;
-		IF default_partition IS NULL THEN
-			EXECUTE part.ddl;
-			out_moved := out_moved || 0::int8;
-		ELSE
-			-- the period's table, standalone, and the rows that wait for it
-			EXECUTE format('CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED'
-						   ' INCLUDING STORAGE INCLUDING COMMENTS)', part.partition_name, parent);
-			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_period CHECK (%I IS NOT NULL AND %I >= %L AND %I < %L)',
-						   part.partition_name, key_column, key_column, part.lower_bound, key_column, part.upper_bound);
-			EXECUTE move_from || part.partition_name || move_into USING part.lower_bound, part.upper_bound;
-			GET DIAGNOSTICS more = ROW_COUNT;
-			out_moved := out_moved || more;
-			pending := pending || array_length(out_name, 1);
-			pending_lo := pending_lo || part.lower_bound;
-			pending_hi := pending_hi || part.upper_bound;
-		END IF;
+		out_moved := out_moved || 0::int8;
+		pending := pending || array_length(out_name, 1);
+		pending_lo := pending_lo || part.lower_bound;
+		pending_hi := pending_hi || part.upper_bound;
 	END LOOP;
 
 	IF array_length(pending, 1) > 0 THEN
+		-- Rows that leave DEFAULT would make the foreign keys that reference
+		-- the table act (a cascade would delete what references them): such
+		-- a table's waiting rows are left for the user to move.
+		IF default_partition IS NOT NULL AND EXISTS (
+			SELECT FROM pg_constraint c
+			WHERE c.contype = 'f' AND c.confrelid = parent) THEN
+			FOR j IN 1..array_length(pending, 1) LOOP
+				EXECUTE format('SELECT EXISTS (SELECT FROM %s WHERE %I >= $1 AND %I < $2)',
+							   default_partition, key_column, key_column)
+					INTO STRICT waiting USING pending_lo[j], pending_hi[j];
+				IF waiting THEN
+					RAISE EXCEPTION 'cannot move rows of % out of its DEFAULT partition: foreign keys reference it', parent
+						USING ERRCODE = 'feature_not_supported',
+							  DETAIL = format('Partition %s of %s has rows of the period from %s to %s, and moving them would make the foreign keys that reference %s act on them.',
+											  default_partition, parent, @extschema@.uuidv7_timestamp(pending_lo[j]),
+											  @extschema@.uuidv7_timestamp(pending_hi[j]), parent),
+							  HINT = 'Move those rows out of the DEFAULT partition yourself, then create the period.';
+				END IF;
+			END LOOP;
+		END IF;
+
+		-- the moment the application waits for: short, and taken in short
+		-- tries; readers and writers that arrive meanwhile wait, then plan
+		-- with the new partitions
 		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent, default_partition],
-												   ARRAY['SHARE ROW EXCLUSIVE', 'ACCESS EXCLUSIVE']);
+												   ARRAY['ACCESS EXCLUSIVE', 'ACCESS EXCLUSIVE'], lock_wait);
 		FOR j IN 1..array_length(pending, 1) LOOP
 			slot := pending[j];
-			-- the rows that arrived since the move: no writer adds more now
-			EXECUTE move_from || out_name[slot] || move_into USING pending_lo[j], pending_hi[j];
-			GET DIAGNOSTICS more = ROW_COUNT;
-			out_moved[slot] := out_moved[slot] + more;
+			IF default_partition IS NOT NULL THEN
+				EXECUTE move_from || out_name[slot] || move_into USING pending_lo[j], pending_hi[j];
+				GET DIAGNOSTICS more = ROW_COUNT;
+				out_moved[slot] := more;
+			END IF;
 			EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
 						   parent, out_name[slot], pending_lo[j], pending_hi[j]);
 			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_period', out_name[slot]);
@@ -221,8 +284,8 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_create_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.timestamptz, pg_catalog.interval, pg_catalog.text) IS
-'create the missing partitions of a span of time of a table range-partitioned on a UUIDv7 key, moving in the rows of their periods that wait in the DEFAULT partition; existing ones are skipped';
+COMMENT ON FUNCTION uuidv7_create_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.timestamptz, pg_catalog.interval, pg_catalog.text, pg_catalog.interval) IS
+'create the missing partitions of a span of time of a table range-partitioned on a UUIDv7 key, moving in the rows of their periods that wait in the DEFAULT partition; existing ones are skipped; waits for locks at most lock_wait';
 
 
 -- Retire old periods: drop, or detach and keep as plain tables, the
@@ -231,9 +294,17 @@ COMMENT ON FUNCTION uuidv7_create_partitions(pg_catalog.regclass, pg_catalog.tim
 -- partition, one with a MAXVALUE or non-UUIDv7 upper bound, or one that
 -- straddles older_than.  Idempotent; takes turns with uuidv7_create_partitions
 -- on the same lock of the parent.  (DETACH ... CONCURRENTLY cannot run inside a
--- function: run it by hand on the names uuidv7_partitions gives.)
+-- function, and PostgreSQL refuses it on a table with a DEFAULT partition.)
+--
+-- Rows of a retired period that arrive later (a late client, a replay)
+-- would land in the DEFAULT partition.  With refuse_late_rows, the DEFAULT
+-- partition gets a CHECK, uuidv7_retired, that refuses keys before the
+-- oldest partition left (23514, naming the constraint), replaced at each
+-- call; rows already there are left for the user (uuidv7_doctor names them).
 CREATE FUNCTION uuidv7_drop_partitions(parent pg_catalog.regclass, older_than pg_catalog.timestamptz,
 									   detach_only pg_catalog.bool DEFAULT false,
+									   refuse_late_rows pg_catalog.bool DEFAULT false,
+									   lock_wait pg_catalog.interval DEFAULT '1 minute',
 									   OUT partition pg_catalog.text,
 									   OUT action pg_catalog.text)
 RETURNS SETOF record
@@ -243,13 +314,40 @@ AS $function$
 DECLARE
 	cut uuid := @extschema@.uuidv7_min(older_than);
 	old record;
+	default_partition regclass;
+	key_column name;
+	oldest uuid;
+	current_check text;
+	wanted_check text;
 BEGIN
-	EXECUTE format('LOCK TABLE ONLY %s IN SHARE UPDATE EXCLUSIVE MODE', parent);
+	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+	SELECT i.inhrelid::regclass INTO default_partition
+	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+	WHERE i.inhparent = parent AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT';
+	IF refuse_late_rows AND default_partition IS NOT NULL THEN
+		SELECT a.attname INTO key_column
+		FROM pg_partitioned_table p
+			JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+		WHERE p.partrelid = parent;
+		-- the oldest partition that stays: rows before it are late
+		SELECT p.lower_bound INTO oldest
+		FROM @extschema@.uuidv7_partitions(parent) p
+		WHERE p.partition <> default_partition AND NOT (p.period_end IS NOT NULL AND p.upper_bound <= cut)
+		ORDER BY p.lower_bound NULLS FIRST LIMIT 1;
+		SELECT pg_get_constraintdef(c.oid) INTO current_check
+		FROM pg_constraint c WHERE c.conrelid = default_partition AND c.conname = 'uuidv7_retired';
+		IF oldest IS NOT NULL THEN
+			wanted_check := format('CHECK ((%I >= %L::uuid)) NOT VALID', key_column, oldest);
+		END IF;
+	END IF;
+
 	IF EXISTS (SELECT FROM @extschema@.uuidv7_partitions(parent) p
-			   WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut) THEN
+			   WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut)
+		OR current_check IS DISTINCT FROM coalesce(wanted_check, current_check) THEN
 		-- DETACH and DROP take ACCESS EXCLUSIVE on the parent: taken in
 		-- short tries, so that waiting never holds back the queue behind it
-		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['ACCESS EXCLUSIVE']);
+		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent, CASE WHEN wanted_check IS NOT NULL THEN default_partition END],
+												   ARRAY['ACCESS EXCLUSIVE', 'ACCESS EXCLUSIVE'], lock_wait);
 	END IF;
 	FOR old IN
 		SELECT p.partition AS child FROM @extschema@.uuidv7_partitions(parent) p
@@ -265,8 +363,19 @@ BEGIN
 		END IF;
 		RETURN NEXT;
 	END LOOP;
+	-- (NOT VALID: the rows already there are not scanned, and stay)
+	IF wanted_check IS NOT NULL AND current_check IS DISTINCT FROM wanted_check THEN
+		IF current_check IS NOT NULL THEN
+			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_retired', default_partition);
+		END IF;
+		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_retired CHECK (%I >= %L::uuid) NOT VALID',
+					   default_partition, key_column, oldest);
+		partition := default_partition::text;
+		action := 'refuses rows before ' || @extschema@.uuidv7_timestamp(oldest);
+		RETURN NEXT;
+	END IF;
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_drop_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.bool) IS
-'drop, or detach and keep, the partitions of a table partitioned on a UUIDv7 key whose whole range ends at or before a time';
+COMMENT ON FUNCTION uuidv7_drop_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.bool, pg_catalog.bool, pg_catalog.interval) IS
+'drop, or detach and keep, the partitions of a table partitioned on a UUIDv7 key whose whole range ends at or before a time; with refuse_late_rows, the DEFAULT partition refuses rows of retired periods; waits for locks at most lock_wait';

@@ -206,7 +206,21 @@ pg_suite() {
 # upstream version and flavour, so that a second run reuses them
 PG_CACHE=${UUIDV7_PG_CACHE:-/var/cache/uuidv7}
 # bump to rebuild every cached server when the recipe below changes
-PG_BUILD_RECIPE=2
+PG_BUILD_RECIPE=3
+
+# install_isolation_tester STAGED_PREFIX: in a built source tree, the
+# isolation tester and its driver built and put where PGXS looks for them
+# (pgxsdir/src/test/isolation), as Debian's server-dev packages do; a source
+# install leaves them out, and PGXS's ISOLATION tests need them
+install_isolation_tester() {
+	local dir
+	# (pg_config answers for where it stands, so the staged copy's answers
+	# are in the stage)
+	dir=$("$1/bin/pg_config" --pkglibdir)/pgxs/src/test/isolation
+	make -s -C src/test/isolation all &&
+		mkdir -p "$dir" &&
+		cp src/test/isolation/isolationtester src/test/isolation/pg_isolation_regress "$dir/"
+}
 
 # pg_server MAJOR [FLAVOUR]: a PostgreSQL server of that major version built
 # from Debian's source package, in PG_CACHE; sets PG_CONFIG, PG_BINDIR and
@@ -255,7 +269,8 @@ pg_server() {
 				--without-llvm --enable-debug CFLAGS="$cflags" LDFLAGS="$ldflags" >"$work/configure.log" 2>&1 &&
 			make -s -j"$(nproc)" >"$work/make.log" 2>&1 &&
 			make -s install DESTDIR="$work/stage" >"$work/install.log" 2>&1 &&
-			make -s -C contrib/amcheck install DESTDIR="$work/stage" >>"$work/install.log" 2>&1) ||
+			make -s -C contrib/amcheck install DESTDIR="$work/stage" >>"$work/install.log" 2>&1 &&
+			install_isolation_tester "$work/stage$prefix" >>"$work/install.log" 2>&1) ||
 			{ tail -n 40 "$work"/*.log; rm -rf "$work"; return 1; }
 		rm -rf "$prefix"
 		mv "$work/stage$prefix" "$prefix"
@@ -531,20 +546,24 @@ regress_database() {
 }
 
 # sql_edition_regress ROLE DATABASE OUTDIR [TESTS]: the pg_regress suites
-# both editions share (REGRESS_SQL_EDITION, or TESTS), run by ROLE in
-# DATABASE, where the extension exists, on the cluster of PGHOST, with the
-# pg_regress of PG_CONFIG; the differences printed if any
+# both editions share (REGRESS_SQL_EDITION, or TESTS), then the isolation
+# specs (not with TESTS), run by ROLE in DATABASE, where the extension
+# exists, on the cluster of PGHOST, with the pg_regress of PG_CONFIG; the
+# differences printed if any
 sql_edition_regress() {
-	local rc=0
+	local rc=0 diffs
 	mkdir -p "$3/build"
 	PGUSER=$1 make -s -C "$3/build" -f "$TOP/Makefile" VPATH="$TOP" installcheck-sql-edition \
-		${4:+REGRESS_SQL_EDITION="$4"} \
-		REGRESS_OPTS="--inputdir=$TOP --outputdir=$3 --use-existing --dbname=$2" 2>&1 |
+		${4:+REGRESS_SQL_EDITION="$4" ISOLATION=} \
+		REGRESS_OPTS="--inputdir=$TOP --outputdir=$3 --use-existing --dbname=$2" \
+		ISOLATION_OPTS="--inputdir=$TOP --outputdir=$3/isolation --use-existing --dbname=$2" 2>&1 |
 		grep -E '^(test |ok |not ok |# |=+| [0-9A-Za-z])' || true
-	if [ -f "$3/regression.diffs" ]; then
-		head -n 200 "$3/regression.diffs"
-		rc=1
-	fi
+	for diffs in "$3/regression.diffs" "$3/isolation/regression.diffs"; do
+		if [ -f "$diffs" ]; then
+			head -n 200 "$diffs"
+			rc=1
+		fi
+	done
 	return $rc
 }
 

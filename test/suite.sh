@@ -31,7 +31,7 @@ result() { # result CHECK EXIT_CODE
 regress() {
 	local check=$1 rc=0
 	make -C "$EXT_DIR" -s installcheck 2>&1 | tee "$EXT_DIR/installcheck.log" || rc=$?
-	[ $rc -eq 0 ] || cat "$EXT_DIR/regression.diffs" 2>/dev/null | head -300 || true
+	[ $rc -eq 0 ] || cat "$EXT_DIR/regression.diffs" "$EXT_DIR/output_iso/regression.diffs" 2>/dev/null | head -300 || true
 	# each test by name: "test x ... ok" before PostgreSQL 16, "ok 1 - x" after
 	sed -nE 's/^test ([a-z_0-9]+) +\.\.\. +(ok|FAILED).*/\1 \2/p; s/^(not ok|ok) +[0-9]+ +- +([a-z_0-9]+) .*/\2 \1/p' \
 		"$EXT_DIR/installcheck.log" | sed 's/ not ok$/ FAILED/' |

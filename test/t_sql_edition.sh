@@ -49,6 +49,8 @@ case $PG_MAJOR in
 		tle_stage=$PG_CACHE/pg_tle-$TLE_VERSION-$("$PG_CONFIG" --version | tr -c 'A-Za-z0-9.\n' '-')$(md5sum <<<"$PG_CONFIG" | cut -c1-8)
 		if [ ! -f "$tle_stage.done" ]; then
 			echo "== building pg_tle $TLE_VERSION for $("$PG_CONFIG" --version)"
+			# (the server's headers include GSSAPI's, Debian's 15 and 17 at least)
+			ensure_build_deps libkrb5-dev
 			mkdir -p "$work/tle" "$PG_CACHE"
 			tar -xzf "$tarball" -C "$work/tle"
 			(cd "$work/tle/pg_tle-$TLE_VERSION" && make -s with_llvm=no >"$work/tle.log" 2>&1 &&
