@@ -50,4 +50,39 @@
 #define UUIDV7_MODULE_MAGIC PG_MODULE_MAGIC
 #endif
 
+/*
+ * What the mover of waiting rows (lifecycle.c) needs of CLUSTER's
+ * machinery: the oldest transaction whose rows must be kept
+ * (GetOldestNonRemovableTransactionId since PostgreSQL 14), a new heap like
+ * an old one (with an access method argument since 15), the rebuild of a
+ * table's indexes (its arguments changed in 14 and 17), and whether the
+ * current role owns a table (object_ownercheck since 16).
+ */
+#if PG_VERSION_NUM >= 140000
+#define uuidv7_oldest_nonremovable_xid(rel) GetOldestNonRemovableTransactionId(rel)
+#else
+#define uuidv7_oldest_nonremovable_xid(rel) GetOldestXmin(rel, PROCARRAY_FLAGS_VACUUM)
+#endif
+#if PG_VERSION_NUM >= 150000
+#define uuidv7_make_new_heap(relid, tablespace, am, persistence) \
+	make_new_heap(relid, tablespace, am, persistence, AccessExclusiveLock)
+#else
+#define uuidv7_make_new_heap(relid, tablespace, am, persistence) \
+	make_new_heap(relid, tablespace, persistence, AccessExclusiveLock)
+#endif
+#if PG_VERSION_NUM >= 170000
+#define uuidv7_reindex_relation(relid) \
+	do { ReindexParams params = {0}; reindex_relation(NULL, relid, 0, &params); } while (0)
+#elif PG_VERSION_NUM >= 140000
+#define uuidv7_reindex_relation(relid) \
+	do { ReindexParams params = {0}; reindex_relation(relid, 0, &params); } while (0)
+#else
+#define uuidv7_reindex_relation(relid) reindex_relation(relid, 0, 0)
+#endif
+#if PG_VERSION_NUM >= 160000
+#define uuidv7_is_owner(relid) object_ownercheck(RelationRelationId, relid, GetUserId())
+#else
+#define uuidv7_is_owner(relid) pg_class_ownercheck(relid, GetUserId())
+#endif
+
 #endif							/* UUIDV7_COMPAT_H */

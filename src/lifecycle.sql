@@ -84,6 +84,57 @@ $function$;
 COMMENT ON FUNCTION uuidv7_lock_for_upkeep(pg_catalog.regclass[], pg_catalog.text[], pg_catalog.interval) IS
 'lock tables, each in its mode, for partition upkeep, in short tries that never hold back the sessions queued behind for long, giving up with 55P03 after lock_wait (used by the upkeep functions)';
 
+-- Move the rows of a period that wait in the DEFAULT partition into the
+-- period's table, which the caller created empty in this transaction; the
+-- caller holds both ACCESS EXCLUSIVE.  The number of rows moved.
+CREATE FUNCTION uuidv7_move_waiting_rows(default_partition pg_catalog.regclass, target pg_catalog.regclass,
+										 key_column pg_catalog.name, lower_bound pg_catalog.uuid,
+										 upper_bound pg_catalog.uuid)
+RETURNS pg_catalog.int8
+--#if c
+-- (Every version of each row keeps its header, as CLUSTER keeps it, so that
+-- every snapshot, also an older one, sees each row once, where it is now;
+-- no trigger fires and no foreign key acts: src/lifecycle.c.)
+AS 'MODULE_PATHNAME', 'uuidv7_move_waiting_rows'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+--#else
+-- (SQL edition: by DELETE and INSERT.  The moved rows carry this
+-- transaction's id, so that a REPEATABLE READ or SERIALIZABLE transaction
+-- with an older snapshot does not see them where they are now (README,
+-- "What locks what"); the table's DELETE and INSERT triggers fire; refused
+-- where foreign keys reference the table, which the DELETE would make act.)
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	parent regclass := (SELECT i.inhparent FROM pg_inherits i WHERE i.inhrelid = default_partition);
+	stored_columns text;
+	moved int8;
+BEGIN
+	IF EXISTS (SELECT FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid = parent) THEN
+		RAISE EXCEPTION 'cannot move rows of % out of its DEFAULT partition: foreign keys reference it', parent
+			USING ERRCODE = 'feature_not_supported',
+				  DETAIL = format('Moving the rows of %s from %s to %s by DELETE and INSERT would make the foreign keys that reference %s act on them.',
+								  default_partition, @extschema@.uuidv7_timestamp(lower_bound),
+								  @extschema@.uuidv7_timestamp(upper_bound), parent),
+				  HINT = 'Move those rows out of the DEFAULT partition yourself, then create the period, or use the C edition, which moves them with no DELETE.';
+	END IF;
+	-- generated columns are computed again as the rows arrive
+	SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO stored_columns
+	FROM pg_attribute a
+	WHERE a.attrelid = default_partition AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
+	EXECUTE format('WITH rows AS (DELETE FROM %s WHERE %I >= $1 AND %I < $2 RETURNING %s) INSERT INTO %s (%s) SELECT %s FROM rows',
+				   default_partition, key_column, key_column, stored_columns, target, stored_columns, stored_columns)
+		USING lower_bound, upper_bound;
+	GET DIAGNOSTICS moved = ROW_COUNT;
+	RETURN moved;
+END
+$function$;
+--#endif
+
+COMMENT ON FUNCTION uuidv7_move_waiting_rows(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid) IS
+'move the rows of a period waiting in a DEFAULT partition into the period''s new table (used by uuidv7_create_partitions; both tables locked ACCESS EXCLUSIVE)';
+
 -- Create the partitions of a span that do not exist yet.  A partition with
 -- exactly a period's bounds counts as existing whatever its name.
 --
@@ -97,7 +148,9 @@ COMMENT ON FUNCTION uuidv7_lock_for_upkeep(pg_catalog.regclass[], pg_catalog.tex
 --   building them, and scans nothing of the new table).
 -- * Then the parent and its DEFAULT partition are locked ACCESS EXCLUSIVE,
 --   in short tries (uuidv7_lock_for_upkeep, bounded by lock_wait), and the
---   waiting rows are moved and the tables attached, all at once.  Only a lock
+--   waiting rows are moved (uuidv7_move_waiting_rows: in the C edition with
+--   their visibility kept, for every snapshot) and the tables attached, all
+--   at once.  Only a lock
 --   on the parent that conflicts with readers makes a query that waited plan
 --   again with the new partition: with a weaker one, a reader that planned
 --   before the new partition existed would miss the rows that left DEFAULT.
@@ -132,9 +185,6 @@ DECLARE
 	n int;
 	k int := 1;
 	key_column name;
-	stored_columns text;
-	move_from text;
-	move_into text;
 	-- what is reported, period by period, and the periods still to attach
 	out_name text[] := '{}';
 	out_created bool[] := '{}';
@@ -143,8 +193,6 @@ DECLARE
 	pending_lo uuid[] := '{}';
 	pending_hi uuid[] := '{}';
 	slot int;
-	more int8;
-	waiting bool;
 BEGIN
 	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 
@@ -155,17 +203,6 @@ BEGIN
 	FROM pg_partitioned_table p
 		JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
 	WHERE p.partrelid = parent;
-	IF default_partition IS NOT NULL THEN
-		-- generated columns are computed again as the rows arrive
-		SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO stored_columns
-		FROM pg_attribute a
-		WHERE a.attrelid = parent AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
-		-- moving a period's rows (bounds $1 and $2) into a table is
-		-- move_from || the table || move_into
-		move_from := format('WITH rows AS (DELETE FROM %s WHERE %I >= $1 AND %I < $2 RETURNING %s) INSERT INTO ',
-							default_partition, key_column, key_column, stored_columns);
-		move_into := format(' (%s) SELECT %s FROM rows', stored_columns, stored_columns);
-	END IF;
 
 	-- The partitions there are, read once, in order of their bounds.  The
 	-- periods come in order too, and partitions never overlap, so one walk
@@ -236,27 +273,6 @@ BEGIN
 	END LOOP;
 
 	IF array_length(pending, 1) > 0 THEN
-		-- Rows that leave DEFAULT would make the foreign keys that reference
-		-- the table act (a cascade would delete what references them): such
-		-- a table's waiting rows are left for the user to move.
-		IF default_partition IS NOT NULL AND EXISTS (
-			SELECT FROM pg_constraint c
-			WHERE c.contype = 'f' AND c.confrelid = parent) THEN
-			FOR j IN 1..array_length(pending, 1) LOOP
-				EXECUTE format('SELECT EXISTS (SELECT FROM %s WHERE %I >= $1 AND %I < $2)',
-							   default_partition, key_column, key_column)
-					INTO STRICT waiting USING pending_lo[j], pending_hi[j];
-				IF waiting THEN
-					RAISE EXCEPTION 'cannot move rows of % out of its DEFAULT partition: foreign keys reference it', parent
-						USING ERRCODE = 'feature_not_supported',
-							  DETAIL = format('Partition %s of %s has rows of the period from %s to %s, and moving them would make the foreign keys that reference %s act on them.',
-											  default_partition, parent, @extschema@.uuidv7_timestamp(pending_lo[j]),
-											  @extschema@.uuidv7_timestamp(pending_hi[j]), parent),
-							  HINT = 'Move those rows out of the DEFAULT partition yourself, then create the period.';
-				END IF;
-			END LOOP;
-		END IF;
-
 		-- the moment the application waits for: short, and taken in short
 		-- tries; readers and writers that arrive meanwhile wait, then plan
 		-- with the new partitions
@@ -265,9 +281,8 @@ BEGIN
 		FOR j IN 1..array_length(pending, 1) LOOP
 			slot := pending[j];
 			IF default_partition IS NOT NULL THEN
-				EXECUTE move_from || out_name[slot] || move_into USING pending_lo[j], pending_hi[j];
-				GET DIAGNOSTICS more = ROW_COUNT;
-				out_moved[slot] := more;
+				out_moved[slot] := @extschema@.uuidv7_move_waiting_rows(default_partition, out_name[slot]::regclass,
+																		 key_column, pending_lo[j], pending_hi[j]);
 			END IF;
 			EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
 						   parent, out_name[slot], pending_lo[j], pending_hi[j]);

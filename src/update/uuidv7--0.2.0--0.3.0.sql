@@ -47,6 +47,8 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_lock_for_upkeep
 
+--#object uuidv7_move_waiting_rows
+
 --#object uuidv7_create_partitions
 
 --#object uuidv7_partitions
