@@ -85,4 +85,11 @@
 #define uuidv7_is_owner(relid) pg_class_ownercheck(relid, GetUserId())
 #endif
 
+/* the role that reads every setting: its name since PostgreSQL 14 */
+#if PG_VERSION_NUM >= 140000
+#define UUIDV7_ROLE_READ_ALL_SETTINGS ROLE_PG_READ_ALL_SETTINGS
+#else
+#define UUIDV7_ROLE_READ_ALL_SETTINGS DEFAULT_ROLE_READ_ALL_SETTINGS
+#endif
+
 #endif							/* UUIDV7_COMPAT_H */

@@ -158,40 +158,50 @@ BEGIN
 		END LOOP;
 	END IF;
 
-	-- public ids: keys that are not safe or not usable (by fingerprint,
-	-- never the keys)
-	SELECT * INTO t FROM @extschema@.uuidv7_public_id_state();
-	IF t.refused IS NOT NULL THEN
-		severity := 'error';
-		object := 'uuidv7.public_id_keys';
-		problem := format('the value in the configuration files was refused (%s); the keys in use: %s',
-						  t.refused, CASE WHEN cardinality(t.fingerprints) = 0 THEN 'none'
-									 ELSE 'fingerprints ' || array_to_string(t.fingerprints, ',') END);
-		fix := 'correct uuidv7.public_id_keys (ALTER SYSTEM), then SELECT pg_reload_conf();';
-		RETURN NEXT;
-	END IF;
-	IF cardinality(t.fingerprints) > 0 AND NOT t.preloaded THEN
-		severity := 'error';
-		object := 'uuidv7.public_id_keys';
-		problem := format('keys are set (fingerprints %s) but uuidv7 is not in shared_preload_libraries: the public-id functions refuse, and until a session loads uuidv7 the keys are a placeholder that any role can read',
-						  array_to_string(t.fingerprints, ','));
-		fix := 'add uuidv7 to shared_preload_libraries (ALTER SYSTEM) and restart the server';
-		RETURN NEXT;
-	END IF;
-	IF cardinality(t.fingerprints) > 0 AND t.scheme = 'ff1' AND NOT t.ff1_available THEN
-		severity := 'error';
-		object := 'uuidv7.public_id_scheme';
-		problem := 'the scheme is ff1, but uuidv7 was built without OpenSSL: the public-id functions refuse';
-		fix := 'build uuidv7 against a PostgreSQL built with OpenSSL, or (losing what ff1 hides) SET uuidv7.public_id_scheme = uuidv47';
-		RETURN NEXT;
-	END IF;
-	IF cardinality(t.fingerprints) > 1 THEN
-		severity := 'notice';
-		object := 'uuidv7.public_id_keys';
-		problem := format('%s keys (fingerprints %s): new public ids use the first; ids made under the others are read only through uuidv7_from_public_all()',
-						  cardinality(t.fingerprints), array_to_string(t.fingerprints, ','));
-		fix := 'once no public id made under an older key is in use, remove it from uuidv7.public_id_keys and reload';
-		RETURN NEXT;
+	-- public ids: a key file refused or without this database's keys (by
+	-- fingerprint, never the keys; only for those who may see that)
+	IF (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = current_user)
+		OR pg_has_role(current_user, 'pg_read_all_settings', 'USAGE') THEN
+		SELECT * INTO t FROM @extschema@.uuidv7_public_id_state();
+		IF t.refused IS NOT NULL THEN
+			severity := 'error';
+			object := 'uuidv7.public_id_key_file';
+			problem := format('the key file %s was refused (%s); the keys in use: %s', t.key_file,
+							  t.refused, CASE WHEN cardinality(t.fingerprints) = 0 THEN 'none'
+										 ELSE 'fingerprints ' || array_to_string(t.fingerprints, ',') END);
+			fix := 'correct the file (its permissions: owned by the server''s OS user with mode 0600, or by root with 0640), then SELECT pg_reload_conf();';
+			RETURN NEXT;
+		ELSIF t.key_file <> '' AND NOT t.preloaded THEN
+			severity := 'error';
+			object := 'uuidv7.public_id_key_file';
+			problem := format('a key file is set (%s) but uuidv7 is not in shared_preload_libraries: the server does not read it, and the public-id functions refuse',
+							  t.key_file);
+			fix := 'add uuidv7 to shared_preload_libraries (ALTER SYSTEM, keeping what it lists) and restart the server';
+			RETURN NEXT;
+		ELSIF t.key_file <> '' AND cardinality(t.fingerprints) = 0 THEN
+			severity := 'warning';
+			object := 'uuidv7.public_id_key_file';
+			problem := format('the key file %s has no key for database %s, nor a line for *: the public-id functions refuse here',
+							  t.key_file, current_database());
+			fix := format('add a line "%s KEY" (KEY from openssl rand -hex 16) to the file, then SELECT pg_reload_conf();',
+						  current_database());
+			RETURN NEXT;
+		END IF;
+		IF cardinality(t.fingerprints) > 0 AND t.scheme = 'ff1' AND NOT t.ff1_available THEN
+			severity := 'error';
+			object := 'uuidv7.public_id_scheme';
+			problem := 'the scheme is ff1, but uuidv7 was built without OpenSSL: the public-id functions refuse';
+			fix := 'build uuidv7 against a PostgreSQL built with OpenSSL, or (losing what ff1 hides) SET uuidv7.public_id_scheme = uuidv47';
+			RETURN NEXT;
+		END IF;
+		IF cardinality(t.fingerprints) > 1 THEN
+			severity := 'notice';
+			object := 'uuidv7.public_id_key_file';
+			problem := format('%s keys for this database (fingerprints %s): new public ids use the first; ids made under the others are read only through uuidv7_from_public_all()',
+							  cardinality(t.fingerprints), array_to_string(t.fingerprints, ','));
+			fix := 'once no public id made under an older key is in use, remove its line from the key file and reload';
+			RETURN NEXT;
+		END IF;
 	END IF;
 
 	-- Citus tables distributed by a column of a domain over uuid such as uuid7
@@ -218,4 +228,4 @@ END
 $function$;
 
 COMMENT ON FUNCTION uuidv7_doctor() IS
-'problems with what uuidv7 is used for, on what the calling role may read: partitions about to run out, rows waiting in DEFAULT, uuidv7_time_ops members missing, a Citus distribution column typed uuid7, public-id keys refused, not preloaded or being rotated';
+'problems with what uuidv7 is used for, on what the calling role may read: partitions about to run out, rows waiting in DEFAULT or late rows of retired periods, adoptions stopped before their swap, uuidv7_time_ops members missing, a Citus distribution column typed uuid7, a public-id key file refused or without this database''s keys, keys being rotated';

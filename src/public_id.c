@@ -14,15 +14,17 @@
  *			  libraries: the 48-bit time XORed with a SipHash-2-4 of the 74
  *			  other variable bits, which go out as they are.
  *
- * The keys (uuidv7.public_id_keys) are set only in the server's
- * configuration files and read only by the superuser, and even then SHOW
- * gives fingerprints: members of pg_read_all_settings read superuser-only
- * settings, and values set for a database or role are stored where every
- * role reads them.  Before the library is loaded a setting in
- * postgresql.conf is a placeholder that any role can read, so the functions
- * work only when the library is preloaded.  Messages never carry a key: the
- * check hook words its own, and a log hook rewrites the postmaster's
- * "parameter changed" line and withholds statements that name the setting.
+ * The keys come from a key file that uuidv7.public_id_key_file names and
+ * that only the server's OS user can read, with the permissions PostgreSQL
+ * demands of ssl_key_file; one key a line, for a database or for any
+ * database ("*").  Keys typed into SQL would be seen by whoever reads
+ * pg_stat_activity, pg_stat_statements or the log; a key file is read by
+ * the server, at start and at every reload, and by nothing else.  Each
+ * session uses its own database's keys, so that a database's owner cannot
+ * decode another database's public ids.  What anybody is shown of the keys
+ * is a fingerprint, and only superusers and members of
+ * pg_read_all_settings are shown even that.  Key bytes are wiped from
+ * memory when they are replaced, and no message ever carries one.
  *
  * IDENTIFICATION
  *	  src/public_id.c
@@ -31,25 +33,34 @@
  */
 #include "postgres.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "access/htup_details.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
+#include "commands/dbcommands.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "tcop/tcopprot.h"
+#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 
+#include "compat.h"
 #include "ff1.h"
 #include "siphash.h"
 #include "uuidv7.h"
 
-#define PUBLIC_ID_KEYS_GUC		"uuidv7.public_id_keys"
+#define PUBLIC_ID_KEY_FILE_GUC	"uuidv7.public_id_key_file"
 #define PUBLIC_ID_KEY_BYTES		16
+/* keys of one database, and lines of a key file */
 #define PUBLIC_ID_MAX_KEYS		16
+#define PUBLIC_ID_MAX_LINES		1024
+#define PUBLIC_ID_MAX_FILE_SIZE	(256 * 1024)
 
 /* FF1 over the 122 variable bits: two halves of 61 */
 #define PUBLIC_ID_BITS			122
@@ -74,30 +85,55 @@ typedef struct PublicIdKey
 	char		fingerprint[9]; /* 8 hex digits */
 } PublicIdKey;
 
-/* the parsed keys: the setting's "extra" (src/compat.h uuidv7_guc_malloc) */
+/* the keys of one database, in the key file's order */
 typedef struct PublicIdKeys
 {
 	int			nkeys;
-	PublicIdKey keys[FLEXIBLE_ARRAY_MEMBER];
+	PublicIdKey keys[PUBLIC_ID_MAX_KEYS];
 } PublicIdKeys;
+
+/* a line of the key file */
+typedef struct PublicIdKeyLine
+{
+	char		database[NAMEDATALEN];	/* "*": any database without lines */
+	PublicIdKey key;
+} PublicIdKeyLine;
+
+typedef struct PublicIdKeyFile
+{
+	int			nlines;
+	PublicIdKeyLine lines[PUBLIC_ID_MAX_LINES];
+} PublicIdKeyFile;
 
 /* GUC uuidv7.public_id_scheme */
 static int	public_id_scheme = PUBLIC_ID_FF1;
 
-/* GUC uuidv7.public_id_keys: the raw string, which nothing here shows */
-static char *public_id_keys_string = NULL;
+/* GUC uuidv7.public_id_key_file: where the keys are (not a secret) */
+static char *public_id_key_file = NULL;
 
-/* the keys in use, and a count of their changes (for the FF1 cache) */
-static const PublicIdKeys *public_id_keys = NULL;
-static uint64 public_id_keys_generation = 0;
+/*
+ * The key file in use, and a count of its changes (for the keys of this
+ * session's database and the FF1 contexts made from them).  In this
+ * process's own memory, never the GUC machinery's, so that the bytes of
+ * keys replaced are wiped rather than merely freed.
+ */
+static PublicIdKeyFile loaded_file;
+static bool file_loaded = false;
+static uint64 loaded_generation = 0;
 
-/* why the configuration files' last value was refused, if it was */
-static char public_id_keys_refused[128] = "";
+/* why the last reading of the key file was refused, if it was */
+static char key_file_refused[256] = "";
 
-/* was the library loaded by shared_preload_libraries? */
+/*
+ * Was the library loaded by shared_preload_libraries?  Only then does the
+ * postmaster read the key file, at start and at each reload, and log once
+ * when it refuses it; a session that loads the library itself reads no key.
+ */
 static bool public_id_preloaded = false;
 
-static emit_log_hook_type prev_emit_log_hook = NULL;
+/* this session's database's keys, chosen from loaded_file */
+static PublicIdKeys database_keys;
+static uint64 database_keys_generation = 0;
 
 #ifdef UUIDV7_USE_OPENSSL
 /* FF1's domain: 122 binary numerals (set up by uuidv7_public_id_init) */
@@ -131,170 +167,311 @@ hex_value(char c)
 	return -1;
 }
 
+/* the next whitespace-separated word of a line, NUL-terminated in place */
+static char *
+next_word(char **line)
+{
+	char	   *word = *line;
+	char	   *end;
+
+	while (*word == ' ' || *word == '\t')
+		word++;
+	if (*word == '\0')
+		return NULL;
+	end = word;
+	while (*end != '\0' && *end != ' ' && *end != '\t')
+		end++;
+	*line = *end != '\0' ? end + 1 : end;
+	*end = '\0';
+	return word;
+}
+
 /*
- * Parse "key[, key...]" into keys; on a malformed key, say which in *why
- * (never what it holds) and return false.
+ * Whether the key file may hold secrets: the rules PostgreSQL applies to
+ * ssl_key_file (be-secure-common.c).  Owned by the server's OS user, no
+ * group or other access; owned by root, group read at most.
  */
 static bool
-parse_public_id_keys(const char *value, PublicIdKeys *keys, char *why, size_t whylen)
+key_file_permissions_ok(const struct stat *st, char *why, size_t whylen)
 {
-	const char *p = value;
-	int			nkeys = 0;
-
-	keys->nkeys = 0;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p == '\0')
+	if (!S_ISREG(st->st_mode))
+		snprintf(why, whylen, "it is not a regular file");
+	else if (st->st_uid != geteuid() && st->st_uid != 0)
+		snprintf(why, whylen, "it must be owned by the database server's user or by root");
+	else if (st->st_uid == geteuid() && (st->st_mode & (S_IRWXG | S_IRWXO)))
+		snprintf(why, whylen, "it has group or world access; owned by the database server's user, it must be u=rw (0600) or less");
+	else if (st->st_uid == 0 && (st->st_mode & (S_IWGRP | S_IXGRP | S_IRWXO)))
+		snprintf(why, whylen, "it has more than group read access; owned by root, it must be u=rw,g=r (0640) or less");
+	else
 		return true;
-
-	for (;;)
-	{
-		PublicIdKey *key;
-		int			digits = 0;
-
-		if (nkeys == PUBLIC_ID_MAX_KEYS)
-		{
-			snprintf(why, whylen, "more than %d keys are given", PUBLIC_ID_MAX_KEYS);
-			return false;
-		}
-		key = &keys->keys[nkeys++];
-		while (*p == ' ' || *p == '\t')
-			p++;
-		while (hex_value(*p) >= 0)
-		{
-			if (digits < 2 * PUBLIC_ID_KEY_BYTES)
-			{
-				if (digits % 2 == 0)
-					key->bytes[digits / 2] = hex_value(*p) << 4;
-				else
-					key->bytes[digits / 2] |= hex_value(*p);
-			}
-			digits++;
-			p++;
-		}
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (digits != 2 * PUBLIC_ID_KEY_BYTES || (*p != ',' && *p != '\0'))
-		{
-			snprintf(why, whylen, "key %d is not 32 hexadecimal digits", nkeys);
-			return false;
-		}
-		set_fingerprint(key);
-		if (*p == '\0')
-			break;
-		p++;
-	}
-	keys->nkeys = nkeys;
-	return true;
-}
-
-static bool
-check_public_id_keys(char **newval, void **extra, GucSource source)
-{
-	PublicIdKeys *keys;
-	char		why[96];
-
-	/* only the configuration files keep a key from other roles */
-	if (source != PGC_S_DEFAULT && source != PGC_S_FILE)
-	{
-		GUC_check_errcode(ERRCODE_INSUFFICIENT_PRIVILEGE);
-		GUC_check_errmsg("%s can be set only in the server's configuration files",
-						 PUBLIC_ID_KEYS_GUC);
-		GUC_check_errdetail("Values set for a database, a role or on the command line are visible to other roles.");
-		return false;
-	}
-
-	keys = uuidv7_guc_malloc(offsetof(PublicIdKeys, keys) +
-							 PUBLIC_ID_MAX_KEYS * sizeof(PublicIdKey));
-	if (keys == NULL)
-		return false;
-	if (!parse_public_id_keys(*newval ? *newval : "", keys, why, sizeof(why)))
-	{
-		explicit_bzero(keys, offsetof(PublicIdKeys, keys) +
-					   PUBLIC_ID_MAX_KEYS * sizeof(PublicIdKey));
-		uuidv7_guc_free(keys);
-		if (source == PGC_S_FILE)
-			snprintf(public_id_keys_refused, sizeof(public_id_keys_refused), "%s", why);
-		GUC_check_errcode(ERRCODE_INVALID_PARAMETER_VALUE);
-		GUC_check_errmsg("invalid value for parameter \"%s\": %s",
-						 PUBLIC_ID_KEYS_GUC, why);
-		GUC_check_errhint("Give one or more keys of 32 hexadecimal digits, separated by commas.");
-		return false;
-	}
-	if (source == PGC_S_FILE)
-		public_id_keys_refused[0] = '\0';
-	*extra = keys;
-	return true;
-}
-
-static void
-assign_public_id_keys(const char *newval pg_attribute_unused(), void *extra)
-{
-	public_id_keys = (const PublicIdKeys *) extra;
-	public_id_keys_generation++;
-}
-
-/* SHOW, current_setting() and the log: the fingerprints, never the keys */
-static const char *
-show_public_id_keys(void)
-{
-	static char shown[PUBLIC_ID_MAX_KEYS * 9 + 32];
-	const PublicIdKeys *keys = public_id_keys;
-	int			len;
-
-	if (keys == NULL || keys->nkeys == 0)
-		return "";
-	/* (room for all: 9 bytes a key) */
-	len = snprintf(shown, sizeof(shown), "fingerprints ");
-	for (int i = 0; i < keys->nkeys; i++)
-		len += snprintf(shown + len, sizeof(shown) - len, "%s%s",
-						i > 0 ? "," : "", keys->keys[i].fingerprint);
-	return shown;
-}
-
-/* Does text mention the keys' setting (in any case)? */
-static bool
-names_public_id_keys(const char *text)
-{
-	static const char name[] = "public_id_keys";
-
-	for (const char *p = text; *p; p++)
-		if (pg_strncasecmp(p, name, sizeof(name) - 1) == 0)
-			return true;
 	return false;
 }
 
 /*
- * Keep keys out of the server log.  On a reload the postmaster logs each
- * changed setting with its new value: give the fingerprints instead.  A
- * statement that names the setting (ALTER SYSTEM) is withheld wherever the
- * log would repeat it.
+ * Parse the key file's text: one key a line, "DATABASE KEY", DATABASE a
+ * database's name or "*", KEY 32 hexadecimal digits; blank lines and lines
+ * that start with # are skipped.  On a fault, say where and which rule in
+ * *why, never what the line holds.
  */
-static void
-public_id_emit_log(ErrorData *edata)
+static bool
+parse_key_file(char *text, PublicIdKeyFile *file, char *why, size_t whylen)
 {
-	if (edata->message_id != NULL && edata->message != NULL &&
-		strcmp(edata->message_id, "parameter \"%s\" changed to \"%s\"") == 0 &&
-		names_public_id_keys(edata->message))
+	char	   *line = text;
+	int			lineno = 0;
+
+	file->nlines = 0;
+	while (line != NULL)
 	{
-		edata->message = MemoryContextStrdup(ErrorContext,
-											 psprintf("parameter \"%s\" changed to \"%s\"",
-													  PUBLIC_ID_KEYS_GUC,
-													  show_public_id_keys()));
-	}
-	else if (debug_query_string != NULL && names_public_id_keys(debug_query_string))
-	{
-		edata->hide_stmt = true;
-		if (edata->message != NULL && strstr(edata->message, debug_query_string) != NULL)
-			edata->message = MemoryContextStrdup(ErrorContext,
-												 "statement: (it names uuidv7.public_id_keys, so uuidv7 withholds it from the log)");
+		char	   *next = strchr(line, '\n');
+		char	   *database;
+		char	   *hex;
+		PublicIdKeyLine *entry;
+
+		if (next != NULL)
+			*next++ = '\0';
+		lineno++;
+		if (strchr(line, '\r') != NULL)
+			*strchr(line, '\r') = '\0';
+		database = next_word(&line);
+		if (database == NULL || database[0] == '#')
+		{
+			line = next;
+			continue;
+		}
+		hex = next_word(&line);
+		if (hex == NULL || next_word(&line) != NULL)
+		{
+			snprintf(why, whylen, "line %d is not a database name and a key", lineno);
+			return false;
+		}
+		if (strlen(database) >= NAMEDATALEN)
+		{
+			snprintf(why, whylen, "the database name on line %d is longer than %d bytes", lineno, NAMEDATALEN - 1);
+			return false;
+		}
+		if (file->nlines == PUBLIC_ID_MAX_LINES)
+		{
+			snprintf(why, whylen, "it has more than %d keys", PUBLIC_ID_MAX_LINES);
+			return false;
+		}
+		entry = &file->lines[file->nlines];
+		if (strlen(hex) != 2 * PUBLIC_ID_KEY_BYTES)
+		{
+			snprintf(why, whylen, "the key on line %d is not 32 hexadecimal digits", lineno);
+			return false;
+		}
+		for (int i = 0; i < 2 * PUBLIC_ID_KEY_BYTES; i++)
+		{
+			int			digit = hex_value(hex[i]);
+
+			if (digit < 0)
+			{
+				snprintf(why, whylen, "the key on line %d is not 32 hexadecimal digits", lineno);
+				return false;
+			}
+			if (i % 2 == 0)
+				entry->key.bytes[i / 2] = digit << 4;
+			else
+				entry->key.bytes[i / 2] |= digit;
+		}
+		strlcpy(entry->database, database, NAMEDATALEN);
+		set_fingerprint(&entry->key);
+		file->nlines++;
+		line = next;
 	}
 
-	if (prev_emit_log_hook)
-		prev_emit_log_hook(edata);
+	/* no database may have more keys than a session uses */
+	for (int i = 0; i < file->nlines; i++)
+	{
+		int			count = 0;
+
+		for (int j = 0; j < file->nlines; j++)
+			if (strcmp(file->lines[i].database, file->lines[j].database) == 0)
+				count++;
+		if (count > PUBLIC_ID_MAX_KEYS)
+		{
+			snprintf(why, whylen, "database \"%s\" has more than %d keys", file->lines[i].database,
+					 PUBLIC_ID_MAX_KEYS);
+			return false;
+		}
+	}
+	return true;
 }
 
-/* Define the settings and the log hook; called once per load. */
+/*
+ * Read and parse the key file into *file.  Errors come back in *why, not as
+ * ERRORs: this runs in the GUC machinery's assign hook, in the postmaster
+ * too.  Every copy of the file's text is wiped before it is freed.
+ */
+static bool
+read_key_file(const char *path, PublicIdKeyFile *file, char *why, size_t whylen)
+{
+	int			fd;
+	struct stat st;
+	char	   *text;
+	ssize_t		got = 0;
+	bool		ok;
+
+	fd = open(path, O_RDONLY | PG_BINARY, 0);
+	if (fd < 0)
+	{
+		snprintf(why, whylen, "could not open it: %s", strerror(errno));
+		return false;
+	}
+	if (fstat(fd, &st) != 0)
+	{
+		snprintf(why, whylen, "could not stat it: %s", strerror(errno));
+		close(fd);
+		return false;
+	}
+	if (!key_file_permissions_ok(&st, why, whylen))
+	{
+		close(fd);
+		return false;
+	}
+	if (st.st_size > PUBLIC_ID_MAX_FILE_SIZE)
+	{
+		snprintf(why, whylen, "it is larger than %d bytes", PUBLIC_ID_MAX_FILE_SIZE);
+		close(fd);
+		return false;
+	}
+	text = malloc(st.st_size + 1);
+	if (text == NULL)
+	{
+		snprintf(why, whylen, "out of memory");
+		close(fd);
+		return false;
+	}
+	while (got < st.st_size)
+	{
+		ssize_t		n = read(fd, text + got, st.st_size - got);
+
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	text[got] = '\0';
+	if (got != st.st_size || strlen(text) != (size_t) got)
+	{
+		snprintf(why, whylen, "could not read it whole, or it holds a NUL byte");
+		ok = false;
+	}
+	else
+		ok = parse_key_file(text, file, why, whylen);
+	explicit_bzero(text, st.st_size + 1);
+	free(text);
+	return ok;
+}
+
+/*
+ * Read the key file on every reload (the assign hook runs on each, also
+ * when the file's name is unchanged: a rotation edits the file).  A file
+ * that is refused leaves the keys in use as they are; the postmaster logs
+ * why, once, naming the file and the rule, never what it holds.
+ */
+static void
+assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
+{
+	PublicIdKeyFile *file;
+	char		why[200];
+
+	if (newval == NULL || newval[0] == '\0' || !public_id_preloaded)
+	{
+		explicit_bzero(&loaded_file, sizeof(loaded_file));
+		file_loaded = false;
+		key_file_refused[0] = '\0';
+		loaded_generation++;
+		return;
+	}
+	file = malloc(sizeof(PublicIdKeyFile));
+	if (file == NULL)
+	{
+		snprintf(key_file_refused, sizeof(key_file_refused), "out of memory");
+		return;
+	}
+	if (read_key_file(newval, file, why, sizeof(why)))
+	{
+		explicit_bzero(&loaded_file, sizeof(loaded_file));
+		memcpy(&loaded_file, file, sizeof(loaded_file));
+		file_loaded = true;
+		key_file_refused[0] = '\0';
+		loaded_generation++;
+	}
+	else
+	{
+		snprintf(key_file_refused, sizeof(key_file_refused), "%s", why);
+		if (!IsUnderPostmaster)
+			ereport(LOG,
+					(errmsg("uuidv7 refused the public id key file \"%s\": %s", newval, why),
+					 errdetail(file_loaded ? "The keys read before stay in use." : "Public ids stay off.")));
+	}
+	explicit_bzero(file, sizeof(PublicIdKeyFile));
+	free(file);
+}
+
+/* Can the current role be shown anything about the keys? */
+static bool
+may_see_key_state(void)
+{
+	return superuser() || has_privs_of_role(GetUserId(), UUIDV7_ROLE_READ_ALL_SETTINGS);
+}
+
+/*
+ * This session's database's keys: its own lines of the key file, in their
+ * order, or the "*" lines if it has none.
+ */
+static const PublicIdKeys *
+current_database_keys(void)
+{
+	static char *database = NULL;
+
+	if (database_keys_generation != loaded_generation || database_keys_generation == 0)
+	{
+		explicit_bzero(&database_keys, sizeof(database_keys));
+		if (database == NULL && OidIsValid(MyDatabaseId))
+			database = MemoryContextStrdup(TopMemoryContext, get_database_name(MyDatabaseId));
+		for (int pass = 0; pass < 2 && database_keys.nkeys == 0; pass++)
+			for (int i = 0; i < loaded_file.nlines && file_loaded; i++)
+				if (strcmp(loaded_file.lines[i].database, pass == 0 && database ? database : "*") == 0)
+					database_keys.keys[database_keys.nkeys++] = loaded_file.lines[i].key;
+		database_keys_generation = loaded_generation;
+	}
+	return &database_keys;
+}
+
+/*
+ * SHOW and pg_settings (for superusers and pg_read_all_settings members,
+ * the setting being GUC_SUPERUSER_ONLY): the file, the fingerprints of this
+ * database's keys and the last refusal.
+ */
+static const char *
+show_public_id_key_file(void)
+{
+	static char shown[MAXPGPATH + PUBLIC_ID_MAX_KEYS * 9 + sizeof(key_file_refused) + 64];
+	const PublicIdKeys *keys;
+	int			len;
+
+	if (public_id_key_file == NULL || public_id_key_file[0] == '\0')
+		return "";
+	keys = current_database_keys();
+	len = snprintf(shown, sizeof(shown), "%s (", public_id_key_file);
+	if (keys->nkeys == 0)
+		len += snprintf(shown + len, sizeof(shown) - len, "no key for this database");
+	else
+	{
+		len += snprintf(shown + len, sizeof(shown) - len, "fingerprints ");
+		for (int i = 0; i < keys->nkeys; i++)
+			len += snprintf(shown + len, sizeof(shown) - len, "%s%s", i > 0 ? "," : "",
+							keys->keys[i].fingerprint);
+	}
+	if (key_file_refused[0] != '\0')
+		len += snprintf(shown + len, sizeof(shown) - len, "; last reading refused: %s", key_file_refused);
+	snprintf(shown + len, sizeof(shown) - len, ")");
+	return shown;
+}
+
+/* Define the settings; called once per load. */
 void
 uuidv7_public_id_init(void)
 {
@@ -309,19 +486,16 @@ uuidv7_public_id_init(void)
 							 PGC_SUSET,
 							 0,
 							 NULL, NULL, NULL);
-	DefineCustomStringVariable(PUBLIC_ID_KEYS_GUC,
-							   "Sets the keys of public ids: 32 hexadecimal digits each, comma-separated, the first making new ones.",
-							   "Set only in the server's configuration files; shown as fingerprints.",
-							   &public_id_keys_string,
+	DefineCustomStringVariable(PUBLIC_ID_KEY_FILE_GUC,
+							   "Sets the file of the keys of public ids.",
+							   "One key a line: a database name or *, then 32 hexadecimal digits. A relative path is relative to the data directory. Empty: public ids are off.",
+							   &public_id_key_file,
 							   "",
 							   PGC_SIGHUP,
-							   GUC_SUPERUSER_ONLY | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE,
-							   check_public_id_keys,
-							   assign_public_id_keys,
-							   show_public_id_keys);
-
-	prev_emit_log_hook = emit_log_hook;
-	emit_log_hook = public_id_emit_log;
+							   GUC_SUPERUSER_ONLY,
+							   NULL,
+							   assign_public_id_key_file,
+							   show_public_id_key_file);
 
 #ifdef UUIDV7_USE_OPENSSL
 	if (!ff1_domain(&public_id_domain, 2, PUBLIC_ID_BITS))
@@ -329,25 +503,34 @@ uuidv7_public_id_init(void)
 #endif
 }
 
-/* The keys to use, or an error saying why there are none. */
+/* This database's keys, or an error saying why there are none. */
 static const PublicIdKeys *
 usable_keys(void)
 {
+	const PublicIdKeys *keys;
+
 	if (!public_id_preloaded)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("public ids need uuidv7 in shared_preload_libraries"),
-				 errdetail("Until the library is loaded, a key in the configuration files is a placeholder that every role can read."),
+				 errdetail("Only then does the server read the key file, at start and at each reload."),
 				 errhint("Add uuidv7 to shared_preload_libraries and restart the server.")));
-	if (public_id_keys == NULL || public_id_keys->nkeys == 0)
+	if (public_id_key_file == NULL || public_id_key_file[0] == '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("no key for public ids is set"),
-				 public_id_keys_refused[0] != '\0' ?
-				 errdetail("The value of %s in the configuration files was refused: %s.",
-						   PUBLIC_ID_KEYS_GUC, public_id_keys_refused) : 0,
-				 errhint("Set %s in the server's configuration files (ALTER SYSTEM) and reload them.",
-						 PUBLIC_ID_KEYS_GUC)));
+				 errmsg("public ids are off"),
+				 errdetail("%s is not set.", PUBLIC_ID_KEY_FILE_GUC),
+				 errhint("Write a key file (a line \"* KEY\" or \"DATABASE KEY\", KEY from openssl rand -hex 16), readable only by the server's OS user, set %s to it and reload the configuration.",
+						 PUBLIC_ID_KEY_FILE_GUC)));
+	keys = current_database_keys();
+	if (keys->nkeys == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("no key for public ids in this database"),
+				 key_file_refused[0] != '\0' && may_see_key_state() ?
+				 errdetail("The key file was refused: %s.", key_file_refused) : 0,
+				 errhint("Add a line for this database, or for \"*\", to the key file that %s names, and reload the configuration.",
+						 PUBLIC_ID_KEY_FILE_GUC)));
 #ifndef UUIDV7_USE_OPENSSL
 	if (public_id_scheme == PUBLIC_ID_FF1)
 		ereport(ERROR,
@@ -356,7 +539,7 @@ usable_keys(void)
 				 errdetail("uuidv7 was built without OpenSSL, which provides its AES."),
 				 errhint("Build uuidv7 against a PostgreSQL built with OpenSSL.")));
 #endif
-	return public_id_keys;
+	return keys;
 }
 
 #ifdef UUIDV7_USE_OPENSSL
@@ -391,7 +574,7 @@ static uint64 ff1_keys_generation = 0;
 static FF1Key *
 ff1_key(const PublicIdKeys *keys, int i)
 {
-	if (ff1_keys_generation != public_id_keys_generation || ff1_nkeys == 0)
+	if (ff1_keys_generation != database_keys_generation || ff1_nkeys == 0)
 	{
 		for (int k = 0; k < ff1_nkeys; k++)
 			ff1_free_key(ff1_keys[k]);
@@ -405,7 +588,7 @@ ff1_key(const PublicIdKeys *keys, int i)
 						 errmsg("could not set up AES for public ids")));
 			ff1_nkeys = k + 1;
 		}
-		ff1_keys_generation = public_id_keys_generation;
+		ff1_keys_generation = database_keys_generation;
 	}
 	return ff1_keys[i];
 }
@@ -534,10 +717,10 @@ uuidv7_from_public_all(PG_FUNCTION_ARGS)
 }
 
 /*
- * What uuidv7_doctor() reports of public ids: whether the library was
- * preloaded, the scheme, the fingerprints of the keys in use (never the
- * keys), why the configuration files' value was refused, and whether the
- * ff1 scheme can run here.
+ * What uuidv7_doctor() reports of public ids, to superusers and members of
+ * pg_read_all_settings only: whether uuidv7 was preloaded, the key file, the scheme, the fingerprints of
+ * this database's keys (never the keys), why the last reading of the file
+ * was refused, and whether the ff1 scheme can run here.
  */
 PG_FUNCTION_INFO_V1(uuidv7_public_id_state);
 
@@ -545,29 +728,36 @@ Datum
 uuidv7_public_id_state(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[5];
-	bool		nulls[5] = {false, false, false, false, false};
-	const PublicIdKeys *keys = public_id_keys;
-	int			nkeys = keys ? keys->nkeys : 0;
-	Datum	   *fingerprints = palloc(Max(nkeys, 1) * sizeof(Datum));
+	Datum		values[6];
+	bool		nulls[6] = {false, false, false, false, false, false};
+	const PublicIdKeys *keys;
+	Datum	   *fingerprints;
 
+	if (!may_see_key_state())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to see the state of the keys of public ids"),
+				 errdetail("Only superusers and members of pg_read_all_settings may see it.")));
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 
-	for (int i = 0; i < nkeys; i++)
+	keys = current_database_keys();
+	fingerprints = palloc(Max(keys->nkeys, 1) * sizeof(Datum));
+	for (int i = 0; i < keys->nkeys; i++)
 		fingerprints[i] = CStringGetTextDatum(keys->keys[i].fingerprint);
 	values[0] = BoolGetDatum(public_id_preloaded);
-	values[1] = CStringGetTextDatum(public_id_scheme == PUBLIC_ID_FF1 ? "ff1" : "uuidv47");
-	values[2] = PointerGetDatum(construct_array(fingerprints, nkeys, TEXTOID, -1, false,
+	values[1] = CStringGetTextDatum(public_id_key_file ? public_id_key_file : "");
+	values[2] = CStringGetTextDatum(public_id_scheme == PUBLIC_ID_FF1 ? "ff1" : "uuidv47");
+	values[3] = PointerGetDatum(construct_array(fingerprints, keys->nkeys, TEXTOID, -1, false,
 												TYPALIGN_INT));
-	if (public_id_keys_refused[0] != '\0')
-		values[3] = CStringGetTextDatum(public_id_keys_refused);
+	if (key_file_refused[0] != '\0')
+		values[4] = CStringGetTextDatum(key_file_refused);
 	else
-		nulls[3] = true;
+		nulls[4] = true;
 #ifdef UUIDV7_USE_OPENSSL
-	values[4] = BoolGetDatum(true);
+	values[5] = BoolGetDatum(true);
 #else
-	values[4] = BoolGetDatum(false);
+	values[5] = BoolGetDatum(false);
 #endif
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

@@ -14,10 +14,18 @@
 #     more often than chance (uuidv47, which shows 74 bits, fails this); a new key
 #     changes every public id, and the old ones are read back through
 #     uuidv7_from_public_all during the rotation;
-#   - the keys: no role without superuser, a pg_monitor member among them,
-#     reads them (SHOW, current_setting, pg_settings, pg_file_settings) or
-#     stores them (ALTER ROLE / DATABASE SET, SET); errors and the server log
-#     (with every statement logged, through a reload) never hold them;
+#   - the keys, from a key file the server reads (uuidv7.public_id_key_file):
+#     refused, with the keys in use kept and a log line that names the file
+#     and the rule, when its permissions are not those of ssl_key_file or a
+#     line is malformed; rotated by an edit and a reload; a database's own
+#     keys, so that a public id of one database does not decode in another;
+#     only superusers and pg_read_all_settings members see fingerprints;
+#     after it all, no key's bytes (as hex, either case, or raw) in any file
+#     of the data directory but the key file (the log in every format,
+#     log_statement = all, log_min_messages = debug5, pg_stat_statements'
+#     texts where the server has it), nor in pg_stat_activity,
+#     pg_stat_statements, pg_settings, pg_file_settings; a plain role's
+#     statement naming public_id_keys is logged as any other;
 #   - lookups by public id use the primary key, for a role under row-level
 #     security too; bad input gets 22023;
 #   - without preloading, the functions refuse with an error that says so;
@@ -47,10 +55,21 @@ reference() { /usr/bin/python3 "$TOP/test/public_id_reference.py" "$@"; }
 sql() { "$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 sql_errors() { "$PG_BINDIR/psql" -X -q -At "$@" 2>&1; }
 
-# test keys (not secrets): a key set's hex must never show in any output
+# test keys (not secrets): a key's hex must never show in any output
 KEY1=8d2f61c07a3be4195f0a6c27d3e8b41a
 KEY2=0f1e2d3c4b5a69788796a5b4c3d2e1f0
-leaks() { grep -ciE "$KEY1|$KEY2" || true; }
+KEY3=5c4d3e2f1a0b99887766554433221100
+leaks() { grep -ciE "$KEY1|$KEY2|$KEY3" || true; }
+# write_keys LINES...: the key file, as the server's OS user, mode 0600
+write_keys() {
+	printf '%s\n' "# keys of public ids" "$@" | as_pg_user tee "$CLUSTER_DIR/data/uuidv7.keys" >/dev/null
+	as_pg_user chmod 600 "$CLUSTER_DIR/data/uuidv7.keys"
+}
+# reload, and give every backend the time to read the file again
+reload() {
+	psql_q "SELECT pg_reload_conf()" >/dev/null
+	sleep 1
+}
 
 echo "== FF1 against NIST's samples, SipHash-2-4 against python3-nacl"
 for variant in "" -DFF1_WITHOUT_INT128; do
@@ -70,10 +89,18 @@ for n in range(64):
 check "SipHash-2-4 of the reference's 64 messages equals libsodium's (python3-nacl)" \
 	"$(md5sum <"$work/siphash-c.txt")" "$(md5sum <"$work/siphash-nacl.txt")"
 
-cluster_start uuidv7-public-id "shared_preload_libraries = 'uuidv7'" "uuidv7.public_id_keys = '$KEY1'" \
-	"log_statement = 'all'"
-log=$CLUSTER_DIR/server.log
+# every log format the server has, every statement, every debug message,
+# and pg_stat_statements where the server has it
+preload=uuidv7
+[ -f "$("$PG_CONFIG" --sharedir)/extension/pg_stat_statements.control" ] && preload="uuidv7,pg_stat_statements"
+destinations=stderr,csvlog
+[ "$PG_MAJOR" -ge 15 ] && destinations=$destinations,jsonlog
+cluster_init uuidv7-public-id "shared_preload_libraries = '$preload'" "uuidv7.public_id_key_file = 'uuidv7.keys'" \
+	"log_statement = 'all'" "log_min_messages = debug5" "logging_collector = on" "log_destination = '$destinations'"
+write_keys "* $KEY1"
+cluster_run
 psql_q "CREATE EXTENSION uuidv7"
+if [[ $preload == *pg_stat_statements* ]]; then psql_q "CREATE EXTENSION pg_stat_statements"; fi
 
 echo "== each scheme against the independent implementation, on 2,000 fixed ids"
 # fixed ids: every edge of the variable bits, then seeded random ones
@@ -172,61 +199,80 @@ for scheme in ff1 uuidv47; do
 	fi
 done
 
-echo "== the keys are read by no one and shown to no one"
+echo "== who sees what of the keys"
 psql_q "CREATE ROLE regress_app LOGIN; CREATE ROLE regress_monitor LOGIN; GRANT pg_monitor TO regress_monitor"
 for role in regress_app regress_monitor; do
 	out=$(PGUSER=$role sql_errors <<'SQL'
-SHOW uuidv7.public_id_keys;
-SELECT 'current_setting: ' || current_setting('uuidv7.public_id_keys');
-SELECT 'pg_settings rows: ' || count(*) FROM pg_settings WHERE name = 'uuidv7.public_id_keys';
-SELECT 'pg_file_settings rows: ' || count(*) FROM pg_file_settings WHERE name = 'uuidv7.public_id_keys';
-SET uuidv7.public_id_keys = '0f1e2d3c4b5a69788796a5b4c3d2e1f0';
-SET uuidv7.public_id_scheme = uuidv47;
-SELECT 'scheme: ' || current_setting('uuidv7.public_id_scheme');
+SHOW uuidv7.public_id_key_file;
+SELECT 'state: ' || fingerprints::text FROM uuidv7_public_id_state();
+SELECT 'pg_settings rows: ' || count(*) FROM pg_settings WHERE name = 'uuidv7.public_id_key_file';
+SELECT 'doctor: ' || count(*) FROM uuidv7_doctor() WHERE object LIKE 'uuidv7.public_id%';
+SELECT 'public id: ' || (uuidv7_to_public(uuidv7_min('2025-01-01')) IS NOT NULL);
 SQL
 )
 	echo "$out" | sed "s/^/    $role: /"
-	check "$role: reads no key (SHOW, current_setting, pg_settings, pg_file_settings) and sets neither setting" \
-		"$(leaks <<<"$out") $(grep -cE '^(pg_settings rows: 0|scheme: ff1)$' <<<"$out") $(grep -c '^pg_file_settings rows' <<<"$out")" "0 2 0"
+	if [ $role = regress_app ]; then
+		check "a plain role: no SHOW, no state, no pg_settings row, nothing from the doctor about keys; encodes" \
+			"$(leaks <<<"$out") $(grep -c '^ERROR' <<<"$out") $(grep -cE '^(pg_settings rows: 0|doctor: 0|public id: true)$' <<<"$out")" "0 2 3"
+	else
+		check "a pg_monitor member (pg_read_all_settings): the file and a fingerprint, never a key" \
+			"$(leaks <<<"$out") $(grep -cE '^uuidv7.keys \(fingerprints [0-9a-f]{8}\)$' <<<"$out") $(grep -cE '^state: \{[0-9a-f]{8}\}$' <<<"$out")" "0 1 1"
+	fi
 done
-shown=$(PGUSER=regress_monitor sql <<<"SHOW uuidv7.public_id_keys")
-check "pg_monitor sees a fingerprint" "$(grep -cE '^fingerprints [0-9a-f]{8}$' <<<"$shown")" 1
-stored=$(sql_errors <<SQL
-ALTER ROLE regress_app SET uuidv7.public_id_keys = '$KEY2';
-ALTER DATABASE postgres SET uuidv7.public_id_keys = '$KEY2';
-SELECT 'pg_db_role_setting rows: ' || count(*) FROM pg_db_role_setting WHERE array_to_string(setconfig, ',') LIKE '%public_id_keys%';
-SQL
-)
-echo "$stored" | sed 's/^/    superuser: /'
-check "ALTER ROLE / DATABASE SET are refused and store no key" \
-	"$(leaks <<<"$stored") $(grep -c '^ERROR' <<<"$stored") $(tail -n 1 <<<"$stored")" "0 2 pg_db_role_setting rows: 0"
-refused=$(sql_errors <<<"ALTER SYSTEM SET uuidv7.public_id_keys = '$KEY2, 12345'")
-echo "$refused" | sed 's/^/    superuser: /'
-check "a malformed value is refused, saying which key, without showing any" \
-	"$(leaks <<<"$refused") $(grep -c 'key 2 is not 32 hexadecimal digits' <<<"$refused")" "0 1"
+stored=$(sql_errors <<<"ALTER ROLE regress_app SET uuidv7.public_id_key_file = '/tmp/theirs'; ALTER DATABASE postgres SET uuidv7.public_id_key_file = '/tmp/theirs';")
+check "the key file is named only in the configuration files (ALTER ROLE / DATABASE SET refused)" "$(grep -c '^ERROR' <<<"$stored")" 2
+
+echo "== a key file the server refuses: the keys in use kept, the log names the file and the rule"
+sql <<<"SET uuidv7.public_id_scheme = ff1; CREATE TABLE before AS SELECT n, uuidv7_to_public(id) AS p FROM fixed"
+unchanged() { sql <<<"SET uuidv7.public_id_scheme = ff1; SELECT count(*) FROM fixed f JOIN before b USING (n) WHERE uuidv7_to_public(f.id) = b.p"; }
+as_pg_user chmod 640 "$CLUSTER_DIR/data/uuidv7.keys"
+reload
+refused=$(sql <<<"SELECT refused FROM uuidv7_public_id_state()")
+check "group-readable and owned by the server's user: refused, keys kept ($refused)" \
+	"$(unchanged) $(grep -c 'group or world access' <<<"$refused")" "2000 1"
+write_keys "* $KEY1" "postgres 0123"
+reload
+refused=$(sql <<<"SELECT severity || ' ' || object || ': ' || problem FROM uuidv7_doctor() WHERE object LIKE 'uuidv7.public_id%'")
+echo "$refused" | sed 's/^/    /'
+check "a malformed line: refused, keys kept, the doctor names the line, not its text" \
+	"$(leaks <<<"$refused") $(unchanged) $(grep -c '^error uuidv7.public_id_key_file: the key file uuidv7.keys was refused (the key on line 3 is not 32 hexadecimal digits)' <<<"$refused")" "0 2000 1"
+logged=$(cat "$CLUSTER_DIR"/data/log/*.log | grep -c 'uuidv7 refused the public id key file "uuidv7.keys"' || true)
+check "the postmaster logged each refusal once, naming the file" "$logged" 2
 
 echo "== a new key, the old one second: every public id changes, the old ones still read"
-sql <<<"SET uuidv7.public_id_scheme = ff1; CREATE TABLE before AS SELECT n, uuidv7_to_public(id) AS p FROM fixed"
-old_shown=$(psql_q "SHOW uuidv7.public_id_keys")
-psql_q "ALTER SYSTEM SET uuidv7.public_id_keys = '$KEY2,$KEY1'"
-psql_q "SELECT pg_reload_conf()" >/dev/null
-for _ in $(seq 50); do
-	[ "$(psql_q "SHOW uuidv7.public_id_keys")" != "$old_shown" ] && break
-	sleep 0.1
-done
+write_keys "* $KEY2" "* $KEY1"
+reload
 rotated=$(sql <<<"SET uuidv7.public_id_scheme = ff1;
 	SELECT count(*) FILTER (WHERE uuidv7_to_public(f.id) = b.p),
 		   count(*) FILTER (WHERE uuidv7_from_public(uuidv7_to_public(f.id)) = f.id),
 		   count(*) FILTER (WHERE (uuidv7_from_public_all(b.p))[2] = f.id),
 		   count(*) FILTER (WHERE f.id = ANY (uuidv7_from_public_all(b.p)))
 	FROM fixed f JOIN before b USING (n)" | tr '|' ' ')
-check "after the reload: 0 of 2,000 public ids unchanged, all new ones round-trip, all old ones read back under the second key" \
+check "after the edit and a reload: 0 of 2,000 public ids unchanged, all new ones round-trip, all old ones read back under the second key" \
 	"$rotated" "0 2000 2000 2000"
-check "SHOW gives two fingerprints" "$(psql_q "SHOW uuidv7.public_id_keys" | grep -cE '^fingerprints [0-9a-f]{8},[0-9a-f]{8}$')" 1
+doctor=$(PGUSER=regress_monitor sql <<<"SELECT severity || ' ' || object || ': ' || problem FROM uuidv7_doctor() WHERE object LIKE 'uuidv7.public_id%'")
+check "uuidv7_doctor() tells a pg_read_all_settings member of the rotation by fingerprints" \
+	"$(leaks <<<"$doctor") $(grep -cE '^notice uuidv7.public_id_key_file: 2 keys for this database \(fingerprints [0-9a-f]{8},[0-9a-f]{8}\)' <<<"$doctor")" "0 1"
 
-doctor=$(PGUSER=regress_app sql <<<"SELECT severity || ' ' || object || ': ' || problem FROM uuidv7_doctor() WHERE object LIKE 'uuidv7.public_id%'")
-check "uuidv7_doctor() tells of the rotation by fingerprints" \
-	"$(leaks <<<"$doctor") $(grep -cE '^notice uuidv7.public_id_keys: 2 keys \(fingerprints [0-9a-f]{8},[0-9a-f]{8}\)' <<<"$doctor")" "0 1"
+echo "== keys scoped to a database"
+psql_q "CREATE DATABASE other"
+psql_q "CREATE DATABASE third"
+write_keys "* $KEY2" "* $KEY1" "other $KEY3"
+reload
+for db in other third; do PGDATABASE=$db psql_q "CREATE EXTENSION uuidv7"; done
+read -r public_id v7 <<<"$(psql_q "SELECT uuidv7_to_public(id) || ' ' || id FROM fixed WHERE n = 1")"
+in_other=$(PGDATABASE=other sql <<<"SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_from_public('$public_id') = '$v7', '$v7' = ANY (uuidv7_from_public_all('$public_id'))" | tr '|' ' ')
+in_third=$(PGDATABASE=third sql <<<"SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_from_public('$public_id') = '$v7'")
+check "a public id of postgres does not decode to its v7 in a database with a key of its own, and does in one that shares *" \
+	"$in_other $in_third" "f f t"
+fps=$(for db in postgres other; do PGDATABASE=$db psql_q "SELECT array_to_string(fingerprints, ',') FROM uuidv7_public_id_state()"; done | tr '\n' ' ')
+check "each database sees the fingerprints of its own keys only" "$(grep -cE '^[0-9a-f]{8},[0-9a-f]{8} [0-9a-f]{8} $' <<<"$fps")" 1
+
+echo "== a plain role's statements are logged as any other's"
+PGUSER=regress_app sql_errors <<<"/* public_id_keys */ SELECT 1 AS public_id_keys; SELECT 1/0 AS public_id_keys;" >/dev/null
+sleep 1
+check "statements of a role that name public_id_keys are in the log, their error too" \
+	"$(cat "$CLUSTER_DIR"/data/log/*.log | grep -cE 'statement: /\* public_id_keys \*/ SELECT 1 AS public_id_keys|STATEMENT:  SELECT 1/0 AS public_id_keys')" 2
 
 echo "== lookups by public id are index scans, under row-level security too"
 sql <<<"CREATE TABLE orders (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), owner name NOT NULL DEFAULT current_user, total int);
@@ -269,31 +315,54 @@ DETAIL:  "01936b2e-1e85-4000-0000-000000000000" is not of the RFC 9562 variant.
 t'
 check "errors (22023, the value and its version), NULL for NULL" "$errors" "$want_errors"
 
-echo "== a malformed value in postgresql.conf: refused on reload, the keys in use kept, the doctor says which key"
-echo "uuidv7.public_id_keys = '$KEY1,0123'" >>"$CLUSTER_DIR/data/postgresql.conf"
-psql_q "ALTER SYSTEM RESET uuidv7.public_id_keys"
-psql_q "SELECT pg_reload_conf()" >/dev/null
-for _ in $(seq 50); do
-	[ "$(psql_q "SELECT refused IS NOT NULL FROM uuidv7_public_id_state()")" = t ] && break
-	sleep 0.1
-done
-refused=$(sql <<<"SET uuidv7.public_id_scheme = ff1;
-	SELECT count(*) FROM fixed f JOIN before b USING (n) WHERE uuidv7_to_public(f.id) = b.p;
-	SELECT severity || ' ' || object || ': ' || problem FROM uuidv7_doctor() WHERE object LIKE 'uuidv7.public_id%' ORDER BY 1;")
-echo "$refused" | sed 's/^/    /'
-check "the keys in use are kept (2,000 public ids unchanged) and the doctor names the bad key, not its value" \
-	"$(leaks <<<"$refused") $(head -n 1 <<<"$refused") $(grep -c '^error uuidv7.public_id_keys: the value in the configuration files was refused (key 2 is not 32 hexadecimal digits)' <<<"$refused")" \
-	"0 0 1"
-check "the server log, with every statement logged and a reload, holds no key" "$(leaks <"$log")" 0
-grep -E 'public_id_keys' "$log" | sed 's/^[^]]*] *//; s/^/    log: /' | sort -u | head -n 8
+echo "== no key's bytes anywhere but the key file"
+psql_q "CHECKPOINT" >/dev/null
+sleep 1
+views=$(PGUSER=regress_monitor sql_errors <<'SQL'
+SELECT string_agg(coalesce(query, ''), ' ') FROM pg_stat_activity;
+SELECT string_agg(name || '=' || coalesce(setting, ''), ' ') FROM pg_settings;
+SQL
+)
+views=$views$'\n'$(sql_errors <<<"SELECT string_agg(name || '=' || coalesce(setting, ''), ' ') FROM pg_file_settings")
+if [[ $preload == *pg_stat_statements* ]]; then
+	views=$views$'\n'$(PGUSER=regress_monitor sql_errors <<<"SELECT string_agg(query, ' ') FROM pg_stat_statements")
+fi
+check "pg_stat_activity, pg_settings, pg_file_settings, pg_stat_statements ($preload) hold no key" "$(leaks <<<"$views")" 0
+found=$(/usr/bin/python3 - "$CLUSTER_DIR/data" "$CLUSTER_DIR/data/uuidv7.keys" "$KEY1" "$KEY2" "$KEY3" <<'PY'
+import os, sys
+top, keyfile, keys = sys.argv[1], sys.argv[2], sys.argv[3:]
+needles = [k.encode() for k in keys] + [k.upper().encode() for k in keys] + [bytes.fromhex(k) for k in keys]
+files = hits = control = 0
+for root, _, names in os.walk(top):
+    for name in names:
+        path = os.path.join(root, name)
+        if not os.path.isfile(path):
+            continue
+        data = open(path, "rb").read()
+        found = sum(n in data for n in needles)
+        if path == keyfile:
+            control = found  # (the search finds them where they are)
+            continue
+        files += 1
+        hits += found
+        if found:
+            print("key bytes in", os.path.relpath(path, top), file=sys.stderr)
+print(files, hits, control)
+PY
+)
+check "no key (hex, either case, or raw bytes) in any of the data directory's $(cut -d' ' -f1 <<<"$found") files but the key file, logs ($destinations) among them" \
+	"$(cut -d' ' -f2,3 <<<"$found")" "0 3"
 
 echo "== without preloading"
-cluster_start uuidv7-public-id-late "uuidv7.public_id_keys = '$KEY1'"
+cluster_stop
+cluster_init uuidv7-public-id-late "uuidv7.public_id_key_file = 'uuidv7.keys'"
+write_keys "* $KEY1"
+cluster_run
 late=$(sql_errors <<<"CREATE EXTENSION uuidv7; SELECT uuidv7_to_public(uuidv7_generate());")
 late=$late$'\n'$(sql_errors <<<"SELECT severity || ' ' || object || ': ' || problem FROM uuidv7_doctor() WHERE object LIKE 'uuidv7.public_id%'")
 echo "$late" | sed 's/^/    /'
 check "not preloaded: the functions refuse, saying why, and so does the doctor" \
-	"$(grep -c 'ERROR:  public ids need uuidv7 in shared_preload_libraries' <<<"$late") $(grep -c '^error uuidv7.public_id_keys: keys are set (fingerprints [0-9a-f]*) but uuidv7 is not in shared_preload_libraries' <<<"$late") $(leaks <<<"$late")" "1 1 0"
+	"$(grep -c 'ERROR:  public ids need uuidv7 in shared_preload_libraries' <<<"$late") $(grep -c '^error uuidv7.public_id_key_file: a key file is set (uuidv7.keys) but uuidv7 is not in shared_preload_libraries' <<<"$late") $(leaks <<<"$late")" "1 1 0"
 
 echo "== built without OpenSSL: ff1 refused, never replaced; uuidv47 works"
 cluster_stop
@@ -302,7 +371,9 @@ mkdir "$work/nossl-build"
 build_copy_and_install "$work/nossl-build" WITHOUT_OPENSSL=1 DESTDIR="$work/nossl-server" >/dev/null
 PG_CONFIG=$nossl_config
 find_pg_config
-cluster_start uuidv7-public-id-nossl "shared_preload_libraries = 'uuidv7'" "uuidv7.public_id_keys = '$KEY1'"
+cluster_init uuidv7-public-id-nossl "shared_preload_libraries = 'uuidv7'" "uuidv7.public_id_key_file = 'uuidv7.keys'"
+write_keys "* $KEY1"
+cluster_run
 nossl=$(sql_errors -v VERBOSITY=verbose <<SQL | grep -E '^(ERROR|[0-9a-f]{8}-|error)' | sed 's/ (.*//'
 CREATE EXTENSION uuidv7;
 SELECT uuidv7_to_public('$(head -n 1 "$work/ids.txt")');

@@ -19,9 +19,12 @@ ROWS=${ROWS:-1000000}
 ROUNDS=${ROUNDS:-7}
 bench_begin public-id
 
-key=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
-cluster_start uuidv7-bench-public-id "jit = off" "shared_preload_libraries = 'uuidv7'" \
-	"uuidv7.public_id_keys = '$key'"
+cluster_init uuidv7-bench-public-id "jit = off" "shared_preload_libraries = 'uuidv7'" \
+	"uuidv7.public_id_key_file = 'uuidv7.keys'"
+# a key file of a random key, as the server's OS user, mode 0600
+echo "* $(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')" | as_pg_user tee "$CLUSTER_DIR/data/uuidv7.keys" >/dev/null
+as_pg_user chmod 600 "$CLUSTER_DIR/data/uuidv7.keys"
+cluster_run
 psql_q "SET client_min_messages = warning; CREATE EXTENSION uuidv7"
 create_bench_ms
 "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 <<SQL
