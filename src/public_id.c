@@ -214,9 +214,9 @@ key_file_permissions_ok(const struct stat *st, char *why, size_t whylen)
  * *why, never what the line holds.
  */
 static bool
-parse_key_file(char *text, PublicIdKeyFile *file, char *why, size_t whylen)
+parse_key_file(char *contents, PublicIdKeyFile *file, char *why, size_t whylen)
 {
-	char	   *line = text;
+	char	   *line = contents;
 	int			lineno = 0;
 
 	file->nlines = 0;
@@ -308,8 +308,8 @@ read_key_file(const char *path, PublicIdKeyFile *file, char *why, size_t whylen)
 {
 	int			fd;
 	struct stat st;
-	char	   *text;
-	ssize_t		got = 0;
+	char	   *contents;
+	ssize_t		nread = 0;
 	bool		ok;
 
 	fd = open(path, O_RDONLY | PG_BINARY, 0);
@@ -335,32 +335,32 @@ read_key_file(const char *path, PublicIdKeyFile *file, char *why, size_t whylen)
 		close(fd);
 		return false;
 	}
-	text = malloc(st.st_size + 1);
-	if (text == NULL)
+	contents = malloc(st.st_size + 1);
+	if (contents == NULL)
 	{
 		snprintf(why, whylen, "out of memory");
 		close(fd);
 		return false;
 	}
-	while (got < st.st_size)
+	while (nread < st.st_size)
 	{
-		ssize_t		n = read(fd, text + got, st.st_size - got);
+		ssize_t		n = read(fd, contents + nread, st.st_size - nread);
 
 		if (n <= 0)
 			break;
-		got += n;
+		nread += n;
 	}
 	close(fd);
-	text[got] = '\0';
-	if (got != st.st_size || strlen(text) != (size_t) got)
+	contents[nread] = '\0';
+	if (nread != st.st_size || strlen(contents) != (size_t) nread)
 	{
 		snprintf(why, whylen, "could not read it whole, or it holds a NUL byte");
 		ok = false;
 	}
 	else
-		ok = parse_key_file(text, file, why, whylen);
-	explicit_bzero(text, st.st_size + 1);
-	free(text);
+		ok = parse_key_file(contents, file, why, whylen);
+	explicit_bzero(contents, st.st_size + 1);
+	free(contents);
 	return ok;
 }
 
