@@ -2,7 +2,7 @@
  *
  * compat.h
  *	  Every difference between the PostgreSQL major versions uuidv7 builds
- *	  against (13 to 18), in one place.
+ *	  against (13 to 19), in one place.
  *
  * IDENTIFICATION
  *	  src/compat.h
@@ -51,7 +51,25 @@
 #endif
 
 /*
- * What the mover of waiting rows (lifecycle.c) needs of CLUSTER's
+ * CLUSTER's machinery, which the mover of waiting rows (lifecycle.c) uses,
+ * is declared in commands/repack.h since PostgreSQL 19 (CLUSTER became
+ * REPACK), where finish_heap_swap() also takes whether to rebuild the
+ * indexes and table_beginscan() takes flags.
+ */
+#if PG_VERSION_NUM >= 190000
+#include "commands/repack.h"
+#define uuidv7_table_beginscan_any(rel) table_beginscan(rel, SnapshotAny, 0, NULL, 0)
+#define uuidv7_finish_heap_swap(old, new, frozen_xid, min_multi, persistence) \
+	finish_heap_swap(old, new, false, false, false, true, true, frozen_xid, min_multi, persistence)
+#else
+#include "commands/cluster.h"
+#define uuidv7_table_beginscan_any(rel) table_beginscan(rel, SnapshotAny, 0, NULL)
+#define uuidv7_finish_heap_swap(old, new, frozen_xid, min_multi, persistence) \
+	finish_heap_swap(old, new, false, false, false, true, frozen_xid, min_multi, persistence)
+#endif
+
+/*
+ * What else the mover of waiting rows needs of CLUSTER's
  * machinery: the oldest transaction whose rows must be kept
  * (GetOldestNonRemovableTransactionId since PostgreSQL 14), a new heap like
  * an old one (with an access method argument since 15), the rebuild of a

@@ -42,7 +42,6 @@
 #include "catalog/indexing.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
-#include "commands/cluster.h"
 #include "commands/tablecmds.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -150,7 +149,7 @@ static bool
 period_has_rows(Relation heap, AttrNumber key_column, const pg_uuid_t *lower,
 				const pg_uuid_t *upper, TransactionId oldest_xmin)
 {
-	TableScanDesc scan = table_beginscan(heap, SnapshotAny, 0, NULL);
+	TableScanDesc scan = uuidv7_table_beginscan_any(heap);
 	HeapTuple	tuple;
 	bool		found = false;
 
@@ -250,7 +249,7 @@ uuidv7_move_waiting_rows(PG_FUNCTION_ARGS)
 	values = palloc(sizeof(Datum) * old_desc->natts);
 	isnull = palloc(sizeof(bool) * old_desc->natts);
 
-	scan = table_beginscan(old_heap, SnapshotAny, 0, NULL);
+	scan = uuidv7_table_beginscan_any(old_heap);
 	while ((tuple = heap_getnext(scan, ForwardScanDirection)) != NULL)
 	{
 		Buffer		buffer = ((HeapScanDesc) scan)->rs_cbuf;
@@ -329,8 +328,7 @@ uuidv7_move_waiting_rows(PG_FUNCTION_ARGS)
 	uuidv7_reindex_relation(target_oid);
 
 	/* DEFAULT takes the heap of the rows that stay, and rebuilds its indexes */
-	finish_heap_swap(default_oid, kept_oid, false, false, false, true,
-					 freeze_xid, cutoff_multi, relpersistence);
+	uuidv7_finish_heap_swap(default_oid, kept_oid, freeze_xid, cutoff_multi, relpersistence);
 
 	PG_RETURN_INT64(moved);
 }

@@ -40,7 +40,7 @@
 #include "access/htup_details.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
-#include "commands/dbcommands.h"
+#include "commands/dbcommands.h"	/* get_database_name (before 19) */
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -48,6 +48,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
 #include "compat.h"
@@ -274,7 +275,7 @@ parse_key_file(char *contents, PublicIdKeyFile *file, char *why, size_t whylen)
 			else
 				entry->key.bytes[i / 2] |= digit;
 		}
-		strlcpy(entry->database, database, NAMEDATALEN);
+		snprintf(entry->database, NAMEDATALEN, "%s", database);
 		set_fingerprint(&entry->key);
 		file->nlines++;
 		line = next;
