@@ -44,6 +44,10 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "port/atomics.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -113,28 +117,52 @@ static int	public_id_scheme = PUBLIC_ID_FF1;
 static char *public_id_key_file = NULL;
 
 /*
- * The key file in use, and a count of its changes (for the keys of this
- * session's database and the FF1 contexts made from them).  In this
- * process's own memory, never the GUC machinery's, so that the bytes of
- * keys replaced are wiped rather than merely freed.
+ * The key file as the postmaster read it last.  Only the postmaster (or a
+ * single-user server) reads the file, at start and at each reload, and
+ * publishes what it read in shared memory, so that every session and
+ * parallel worker uses the keys of the last reload, whenever it handles
+ * the reload itself.  Its own copy serves to publish them again when
+ * shared memory is made anew (after a crash).  In this process's memory,
+ * never the GUC machinery's, so that the bytes of keys replaced are wiped
+ * rather than merely freed.
  */
 static PublicIdKeyFile loaded_file;
 static bool file_loaded = false;
-static uint64 loaded_generation = 0;
 
 /* why the last reading of the key file was refused, if it was */
 static char key_file_refused[256] = "";
 
 /*
- * Was the library loaded by shared_preload_libraries?  Only then does the
- * postmaster read the key file, at start and at each reload, and log once
- * when it refuses it; a session that loads the library itself reads no key.
+ * Was the library loaded by shared_preload_libraries?  Only then is the key
+ * file read; a session that loads the library itself reads no key.
  */
 static bool public_id_preloaded = false;
 
-/* this session's database's keys, chosen from loaded_file */
+/* what the postmaster published: a sequence lock, odd while it writes */
+typedef struct PublicIdShared
+{
+	pg_atomic_uint64 generation;
+	bool		loaded;
+	char		refused[sizeof(key_file_refused)];
+	PublicIdKeyFile file;
+} PublicIdShared;
+
+static PublicIdShared *shared_keys = NULL;
+
+#if PG_VERSION_NUM >= 150000
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+#endif
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+/*
+ * This session's database's keys, chosen from what was published last
+ * (generation 0: not read yet), and the refusal published with them.
+ */
 static PublicIdKeys database_keys;
 static uint64 database_keys_generation = 0;
+static char session_refused[sizeof(key_file_refused)] = "";
+
+static void forget_ff1_keys(void);
 
 #ifdef UUIDV7_USE_OPENSSL
 /* FF1's domain: 122 binary numerals (set up by uuidv7_public_id_init) */
@@ -219,8 +247,12 @@ parse_key_file(char *contents, PublicIdKeyFile *file, char *why, size_t whylen)
 {
 	char	   *line = contents;
 	int			lineno = 0;
+	int			lines[PUBLIC_ID_MAX_LINES];
 
 	file->nlines = 0;
+	/* (a byte order mark before the first line is no part of it) */
+	if (strncmp(line, "\xEF\xBB\xBF", 3) == 0)
+		line += 3;
 	while (line != NULL)
 	{
 		char	   *next = strchr(line, '\n');
@@ -277,7 +309,7 @@ parse_key_file(char *contents, PublicIdKeyFile *file, char *why, size_t whylen)
 		}
 		snprintf(entry->database, NAMEDATALEN, "%s", database);
 		set_fingerprint(&entry->key);
-		file->nlines++;
+		lines[file->nlines++] = lineno;
 		line = next;
 	}
 
@@ -291,10 +323,15 @@ parse_key_file(char *contents, PublicIdKeyFile *file, char *why, size_t whylen)
 				count++;
 		if (count > PUBLIC_ID_MAX_KEYS)
 		{
-			snprintf(why, whylen, "database \"%s\" has more than %d keys", file->lines[i].database,
+			snprintf(why, whylen, "the database of line %d has more than %d keys", lines[i],
 					 PUBLIC_ID_MAX_KEYS);
 			return false;
 		}
+	}
+	if (file->nlines == 0)
+	{
+		snprintf(why, whylen, "it holds no key");
+		return false;
 	}
 	return true;
 }
@@ -313,7 +350,8 @@ read_key_file(const char *path, PublicIdKeyFile *file, char *why, size_t whylen)
 	ssize_t		nread = 0;
 	bool		ok;
 
-	fd = open(path, O_RDONLY | PG_BINARY, 0);
+	/* (O_NONBLOCK: a FIFO is refused below rather than waited on) */
+	fd = open(path, O_RDONLY | O_NONBLOCK | PG_BINARY, 0);
 	if (fd < 0)
 	{
 		snprintf(why, whylen, "could not open it: %s", strerror(errno));
@@ -366,10 +404,30 @@ read_key_file(const char *path, PublicIdKeyFile *file, char *why, size_t whylen)
 }
 
 /*
- * Read the key file on every reload (the assign hook runs on each, also
- * when the file's name is unchanged: a rotation edits the file).  A file
- * that is refused leaves the keys in use as they are; the postmaster logs
- * why, once, naming the file and the rule, never what it holds.
+ * The postmaster publishes what it read (under the sequence lock: it is the
+ * only writer, and never waits for a reader).
+ */
+static void
+publish_keys(void)
+{
+	if (shared_keys == NULL)
+		return;
+	pg_atomic_fetch_add_u64(&shared_keys->generation, 1);
+	explicit_bzero(&shared_keys->file, sizeof(shared_keys->file));
+	if (file_loaded)
+		memcpy(&shared_keys->file, &loaded_file, sizeof(loaded_file));
+	shared_keys->loaded = file_loaded;
+	memcpy(shared_keys->refused, key_file_refused, sizeof(key_file_refused));
+	pg_atomic_fetch_add_u64(&shared_keys->generation, 1);
+}
+
+/*
+ * The assign hook, at start and at each reload (also when the file's name is
+ * unchanged: a rotation edits the file).  The postmaster reads the file; a
+ * file that is refused leaves the keys in use as they are, and it logs why,
+ * once, naming the file and the rule, never what it holds.  A session or a
+ * worker forgets its own copy of the keys, which it takes again from what
+ * the postmaster published when it next needs them.
  */
 static void
 assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
@@ -377,18 +435,26 @@ assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
 	PublicIdKeyFile *file;
 	char		why[200];
 
+	if (IsUnderPostmaster)
+	{
+		explicit_bzero(&database_keys, sizeof(database_keys));
+		database_keys_generation = 0;
+		forget_ff1_keys();
+		return;
+	}
 	if (newval == NULL || newval[0] == '\0' || !public_id_preloaded)
 	{
 		explicit_bzero(&loaded_file, sizeof(loaded_file));
 		file_loaded = false;
 		key_file_refused[0] = '\0';
-		loaded_generation++;
+		publish_keys();
 		return;
 	}
 	file = malloc(sizeof(PublicIdKeyFile));
 	if (file == NULL)
 	{
 		snprintf(key_file_refused, sizeof(key_file_refused), "out of memory");
+		publish_keys();
 		return;
 	}
 	if (read_key_file(newval, file, why, sizeof(why)))
@@ -397,18 +463,64 @@ assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
 		memcpy(&loaded_file, file, sizeof(loaded_file));
 		file_loaded = true;
 		key_file_refused[0] = '\0';
-		loaded_generation++;
 	}
 	else
 	{
 		snprintf(key_file_refused, sizeof(key_file_refused), "%s", why);
-		if (!IsUnderPostmaster)
-			ereport(LOG,
-					(errmsg("uuidv7 refused the public id key file \"%s\": %s", newval, why),
-					 errdetail(file_loaded ? "The keys read before stay in use." : "Public ids stay off.")));
+		ereport(LOG,
+				(errmsg("uuidv7 refused the public id key file \"%s\": %s", newval, why),
+				 errdetail(file_loaded ? "The keys read before stay in use." : "Public ids stay off.")));
 	}
 	explicit_bzero(file, sizeof(PublicIdKeyFile));
 	free(file);
+	publish_keys();
+}
+
+/*
+ * A value of the key file's name on the command line outranks the
+ * configuration files, so that a reload would never read the file again: it
+ * is refused, as are the places PostgreSQL does not already refuse.
+ */
+static bool
+check_public_id_key_file(char **newval pg_attribute_unused(), void **extra pg_attribute_unused(),
+						 GucSource source)
+{
+	if (source == PGC_S_ARGV || source == PGC_S_ENV_VAR)
+	{
+		GUC_check_errmsg("%s can be set only in the server's configuration files", PUBLIC_ID_KEY_FILE_GUC);
+		GUC_check_errdetail("A value given on the command line is never read again at a reload, so the keys could not be rotated.");
+		return false;
+	}
+	return true;
+}
+
+#if PG_VERSION_NUM >= 150000
+static void
+public_id_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(sizeof(PublicIdShared));
+}
+#endif
+
+/* shared memory made (at start, after a crash): publish the keys read */
+static void
+public_id_shmem_startup(void)
+{
+	bool		found;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	shared_keys = ShmemInitStruct("uuidv7 public id keys", sizeof(PublicIdShared), &found);
+	if (!found)
+	{
+		memset(shared_keys, 0, sizeof(PublicIdShared));
+		pg_atomic_init_u64(&shared_keys->generation, 0);
+		publish_keys();
+	}
+	LWLockRelease(AddinShmemInitLock);
 }
 
 /* Can the current role be shown anything about the keys? */
@@ -419,25 +531,57 @@ may_see_key_state(void)
 }
 
 /*
- * This session's database's keys: its own lines of the key file, in their
- * order, or the "*" lines if it has none.
+ * This session's database's keys: its own lines of the key file the
+ * postmaster published last, in their order, or the "*" lines if it has
+ * none.  Copied under the sequence lock, again only when a reload changed
+ * them.
  */
 static const PublicIdKeys *
 current_database_keys(void)
 {
 	static char *database = NULL;
+	static bool inherited_wiped = false;
+	PublicIdKeys keys;
+	char		refused[sizeof(session_refused)];
+	uint64		generation;
 
-	if (database_keys_generation != loaded_generation || database_keys_generation == 0)
+	/* the postmaster's own copy, which a forked session inherited unused */
+	if (IsUnderPostmaster && !inherited_wiped)
 	{
-		explicit_bzero(&database_keys, sizeof(database_keys));
-		if (database == NULL && OidIsValid(MyDatabaseId))
-			database = MemoryContextStrdup(TopMemoryContext, get_database_name(MyDatabaseId));
-		for (int pass = 0; pass < 2 && database_keys.nkeys == 0; pass++)
-			for (int i = 0; i < loaded_file.nlines && file_loaded; i++)
-				if (strcmp(loaded_file.lines[i].database, pass == 0 && database ? database : "*") == 0)
-					database_keys.keys[database_keys.nkeys++] = loaded_file.lines[i].key;
-		database_keys_generation = loaded_generation;
+		explicit_bzero(&loaded_file, sizeof(loaded_file));
+		inherited_wiped = true;
 	}
+	if (shared_keys == NULL)
+		return &database_keys;
+	if (database == NULL && OidIsValid(MyDatabaseId))
+		database = MemoryContextStrdup(TopMemoryContext, get_database_name(MyDatabaseId));
+	generation = pg_atomic_read_u64(&shared_keys->generation);
+	if (generation == database_keys_generation)
+		return &database_keys;
+	for (;;)
+	{
+		if (generation % 2 == 0)
+		{
+			keys.nkeys = 0;
+			for (int pass = 0; pass < 2 && keys.nkeys == 0; pass++)
+				for (int i = 0; shared_keys->loaded && i < shared_keys->file.nlines &&
+					 keys.nkeys < PUBLIC_ID_MAX_KEYS; i++)
+					if (strcmp(shared_keys->file.lines[i].database,
+							   pass == 0 && database ? database : "*") == 0)
+						keys.keys[keys.nkeys++] = shared_keys->file.lines[i].key;
+			memcpy(refused, shared_keys->refused, sizeof(refused));
+			pg_read_barrier();
+			if (pg_atomic_read_u64(&shared_keys->generation) == generation)
+				break;
+		}
+		pg_usleep(100);
+		generation = pg_atomic_read_u64(&shared_keys->generation);
+	}
+	explicit_bzero(&database_keys, sizeof(database_keys));
+	memcpy(&database_keys, &keys, sizeof(keys));
+	explicit_bzero(&keys, sizeof(keys));
+	memcpy(session_refused, refused, sizeof(refused));
+	database_keys_generation = generation;
 	return &database_keys;
 }
 
@@ -449,27 +593,33 @@ current_database_keys(void)
 static const char *
 show_public_id_key_file(void)
 {
-	static char shown[MAXPGPATH + PUBLIC_ID_MAX_KEYS * 9 + sizeof(key_file_refused) + 64];
+	static StringInfo shown = NULL;
 	const PublicIdKeys *keys;
-	int			len;
 
 	if (public_id_key_file == NULL || public_id_key_file[0] == '\0')
 		return "";
+	if (shown == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		shown = makeStringInfo();
+		MemoryContextSwitchTo(old);
+	}
+	resetStringInfo(shown);
 	keys = current_database_keys();
-	len = snprintf(shown, sizeof(shown), "%s (", public_id_key_file);
+	appendStringInfo(shown, "%s (", public_id_key_file);
 	if (keys->nkeys == 0)
-		len += snprintf(shown + len, sizeof(shown) - len, "no key for this database");
+		appendStringInfoString(shown, "no key for this database");
 	else
 	{
-		len += snprintf(shown + len, sizeof(shown) - len, "fingerprints ");
+		appendStringInfoString(shown, "fingerprints ");
 		for (int i = 0; i < keys->nkeys; i++)
-			len += snprintf(shown + len, sizeof(shown) - len, "%s%s", i > 0 ? "," : "",
-							keys->keys[i].fingerprint);
+			appendStringInfo(shown, "%s%s", i > 0 ? "," : "", keys->keys[i].fingerprint);
 	}
-	if (key_file_refused[0] != '\0')
-		len += snprintf(shown + len, sizeof(shown) - len, "; last reading refused: %s", key_file_refused);
-	snprintf(shown + len, sizeof(shown) - len, ")");
-	return shown;
+	if (session_refused[0] != '\0')
+		appendStringInfo(shown, "; last reading refused: %s", session_refused);
+	appendStringInfoChar(shown, ')');
+	return shown->data;
 }
 
 /* Define the settings; called once per load. */
@@ -494,9 +644,21 @@ uuidv7_public_id_init(void)
 							   "",
 							   PGC_SIGHUP,
 							   GUC_SUPERUSER_ONLY,
-							   NULL,
+							   check_public_id_key_file,
 							   assign_public_id_key_file,
 							   show_public_id_key_file);
+
+	if (public_id_preloaded)
+	{
+#if PG_VERSION_NUM >= 150000
+		prev_shmem_request_hook = shmem_request_hook;
+		shmem_request_hook = public_id_shmem_request;
+#else
+		RequestAddinShmemSpace(sizeof(PublicIdShared));
+#endif
+		prev_shmem_startup_hook = shmem_startup_hook;
+		shmem_startup_hook = public_id_shmem_startup;
+	}
 
 #ifdef UUIDV7_USE_OPENSSL
 	if (!ff1_domain(&public_id_domain, 2, PUBLIC_ID_BITS))
@@ -528,8 +690,8 @@ usable_keys(void)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("no key for public ids in this database"),
-				 key_file_refused[0] != '\0' && may_see_key_state() ?
-				 errdetail("The key file was refused: %s.", key_file_refused) : 0,
+				 session_refused[0] != '\0' && may_see_key_state() ?
+				 errdetail("The key file was refused: %s.", session_refused) : 0,
 				 errhint("Add a line for this database, or for \"*\", to the key file that %s names, and reload the configuration.",
 						 PUBLIC_ID_KEY_FILE_GUC)));
 #ifndef UUIDV7_USE_OPENSSL
@@ -610,6 +772,17 @@ ff1_map(const PublicIdKeys *keys, int i, const pg_uuid_t *in, pg_uuid_t *out,
 	halves_to_uuid(a, b, decrypt ? 7 : 4, out);
 }
 #endif							/* UUIDV7_USE_OPENSSL */
+
+/* free this session's AES contexts (EVP_CIPHER_CTX_free wipes their keys) */
+static void
+forget_ff1_keys(void)
+{
+#ifdef UUIDV7_USE_OPENSSL
+	for (int k = 0; k < ff1_nkeys; k++)
+		ff1_free_key(ff1_keys[k]);
+	ff1_nkeys = 0;
+#endif
+}
 
 /* uuidv47: the time XORed with a SipHash of the other variable bits */
 static void
@@ -751,8 +924,8 @@ uuidv7_public_id_state(PG_FUNCTION_ARGS)
 	values[2] = CStringGetTextDatum(public_id_scheme == PUBLIC_ID_FF1 ? "ff1" : "uuidv47");
 	values[3] = PointerGetDatum(construct_array(fingerprints, keys->nkeys, TEXTOID, -1, false,
 												TYPALIGN_INT));
-	if (key_file_refused[0] != '\0')
-		values[4] = CStringGetTextDatum(key_file_refused);
+	if (session_refused[0] != '\0')
+		values[4] = CStringGetTextDatum(session_refused);
 	else
 		nulls[4] = true;
 #ifdef UUIDV7_USE_OPENSSL

@@ -225,6 +225,8 @@ check "the key file is named only in the configuration files (ALTER ROLE / DATAB
 echo "== a key file the server refuses: the keys in use kept, the log names the file and the rule"
 sql <<<"SET uuidv7.public_id_scheme = ff1; CREATE TABLE before AS SELECT n, uuidv7_to_public(id) AS p FROM fixed"
 unchanged() { sql <<<"SET uuidv7.public_id_scheme = ff1; SELECT count(*) FROM fixed f JOIN before b USING (n) WHERE uuidv7_to_public(f.id) = b.p"; }
+# the ids of the rotated keys still made under their first key
+unchanged_under_first() { sql <<<"SET uuidv7.public_id_scheme = ff1; SELECT count(*) FROM fixed f JOIN before b USING (n) WHERE (uuidv7_from_public_all(b.p))[2] = f.id"; }
 as_pg_user chmod 640 "$CLUSTER_DIR/data/uuidv7.keys"
 reload
 refused=$(sql <<<"SELECT refused FROM uuidv7_public_id_state()")
@@ -253,6 +255,47 @@ check "after the edit and a reload: 0 of 2,000 public ids unchanged, all new one
 doctor=$(PGUSER=regress_monitor sql <<<"SELECT severity || ' ' || object || ': ' || problem FROM uuidv7_doctor() WHERE object LIKE 'uuidv7.public_id%'")
 check "uuidv7_doctor() tells a pg_read_all_settings member of the rotation by fingerprints" \
 	"$(leaks <<<"$doctor") $(grep -cE '^notice uuidv7.public_id_key_file: 2 keys for this database \(fingerprints [0-9a-f]{8},[0-9a-f]{8}\)' <<<"$doctor")" "0 1"
+
+echo "== one set of keys for every process: the last reload's"
+# an edit without a reload changes nothing, for new sessions and parallel
+# workers alike (only the postmaster reads the file, at a reload)
+write_keys "* $KEY3"
+same=$(sql <<'SQL'
+SET uuidv7.public_id_scheme = ff1;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET parallel_leader_participation = off;
+SET max_parallel_workers_per_gather = 0;
+SELECT sum(hashtext(uuidv7_to_public(id)::text)) FROM many;
+SET max_parallel_workers_per_gather = 2;
+SELECT sum(hashtext(uuidv7_to_public(id)::text)) FROM many;
+SELECT count(*) FROM fixed f JOIN before b USING (n) WHERE (uuidv7_from_public_all(b.p))[2] = f.id;
+SQL
+)
+check "after an edit of the file without a reload, a new session and parallel workers use the keys of the last reload" \
+	"$(sed -n 1p <<<"$same") $(sed -n 3p <<<"$same")" "$(sed -n 2p <<<"$same") 2000"
+write_keys "* $KEY2" "* $KEY1"
+reload
+# files refused without harm: empty, a FIFO (never waited on), and a name
+# longer than any path, shown and listed in pg_settings
+before_start=$(psql_q "SELECT pg_postmaster_start_time()")
+as_pg_user sh -c ": > '$CLUSTER_DIR/data/uuidv7.keys'"
+reload
+check "an empty key file: refused, keys kept" "$(unchanged_under_first) $(sql <<<"SELECT refused FROM uuidv7_public_id_state()")" "2000 it holds no key"
+as_pg_user mkfifo "$CLUSTER_DIR/fifo"
+psql_q "ALTER SYSTEM SET uuidv7.public_id_key_file = '$CLUSTER_DIR/fifo'"
+reload
+check "a FIFO: refused at once, keys kept" "$(timeout 10 "$PG_BINDIR/psql" -X -At -c "SELECT refused FROM uuidv7_public_id_state()")" "it is not a regular file"
+long=$(printf './%.0s' $(seq 1 900))uuidv7.keys
+psql_q "ALTER SYSTEM SET uuidv7.public_id_key_file = '$long'"
+reload
+shown=$(PGUSER=regress_monitor sql_errors <<<"SHOW uuidv7.public_id_key_file; SELECT count(*) FROM pg_settings; SELECT uuidv7_to_public(uuidv7_min('2025-01-01')) IS NOT NULL")
+check "a name of 1,800 characters is shown whole, and nothing breaks" \
+	"$(grep -c "^$long (fingerprints [0-9a-f]*,[0-9a-f]*; last reading refused: .*)$" <<<"$shown") $(tail -n 1 <<<"$shown") $(psql_q "SELECT pg_postmaster_start_time()" | grep -c "$before_start")" "1 t 1"
+psql_q "ALTER SYSTEM SET uuidv7.public_id_key_file = 'uuidv7.keys'"
+write_keys "* $KEY2" "* $KEY1"
+reload
 
 echo "== keys scoped to a database"
 psql_q "CREATE DATABASE other"
