@@ -1,8 +1,9 @@
--- uuidv7_move_waiting_rows (C edition): the rows of a period that waited
--- in the DEFAULT partition move into the period's table as they are, every
--- column, wide values and all, whatever the DEFAULT partition's own column
--- order and dropped columns; the tables' indexes answer for them after; what
--- it refuses
+-- uuidv7_attach_period (C edition), as uuidv7_create_partitions calls it:
+-- the rows of a period that waited in the DEFAULT partition move into the
+-- period's table as they are, every column, wide values and all, whatever
+-- the DEFAULT partition's own column order and dropped columns; the tables'
+-- indexes answer for them after; constraints and foreign keys come out as
+-- PostgreSQL's own partitions have them; what it refuses
 
 SELECT count(set_config(name, boot_val, false)) > 0 AS settings_pinned FROM pg_settings
 WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits', 'jit',
@@ -55,26 +56,58 @@ SELECT pg_relation_filenode('moves_default') AS default_file \gset
 SELECT partition_name, moved FROM uuidv7_create_partitions('moves', '2025-05-01', '2025-06-01', '1 month', 'UTC');
 SELECT pg_relation_filenode('moves_default') = :default_file AS same_file;
 
--- what it refuses: tables not locked by the caller, a target that is not
--- new and empty, a column that is not a uuid, a role that owns neither
+-- the parent's NOT VALID CHECK stays NOT VALID on the new partition (rows
+-- that waited need not satisfy it), so that no query leaves them out
+CREATE TABLE nv (id uuid PRIMARY KEY, v int) PARTITION BY RANGE (id);
+CREATE TABLE nv_default PARTITION OF nv DEFAULT;
+INSERT INTO nv SELECT uuidv7_min('2025-03-01 00:00+00'::timestamptz + g * interval '1 hour'), -g FROM generate_series(1, 10) g;
+ALTER TABLE nv ADD CONSTRAINT v_positive CHECK (v > 0) NOT VALID;
+SELECT partition_name, moved FROM uuidv7_create_partitions('nv', '2025-03-01', '2025-04-01', '1 month', 'UTC');
+SELECT conrelid::regclass, convalidated FROM pg_constraint WHERE conname = 'v_positive' ORDER BY conrelid::regclass::text COLLATE "C";
+SELECT count(*) AS negative FROM nv WHERE v < 0;
+DROP TABLE nv;
+
+-- a foreign key of the table to itself: ATTACH makes the new partition's,
+-- as for a partition made by CREATE TABLE ... PARTITION OF, and rows of the
+-- new period may reference rows of any period
+CREATE TABLE sr (id uuid PRIMARY KEY, parent_id uuid REFERENCES sr ON DELETE CASCADE, n int) PARTITION BY RANGE (id);
+CREATE TABLE sr_default PARTITION OF sr DEFAULT;
+SELECT count(*) FROM uuidv7_create_partitions('sr', '2025-01-01', '2025-02-01', '1 month', 'UTC');
+INSERT INTO sr VALUES (uuidv7_min('2025-01-01 00:00+00'), NULL, 1), (uuidv7_min('2025-03-01 00:00+00'), NULL, 2);
+SELECT partition_name, moved FROM uuidv7_create_partitions('sr', '2025-03-01', '2025-04-01', '1 month', 'UTC');
+INSERT INTO sr VALUES (uuidv7_min('2025-03-05 00:00+00'), uuidv7_min('2025-01-01 00:00+00'), 3),
+	(uuidv7_min('2025-03-06 00:00+00'), uuidv7_min('2025-03-01 00:00+00'), 4);
+SELECT count(*) AS stray_foreign_keys FROM pg_constraint
+WHERE contype = 'f' AND conparentid = 0 AND conrelid IN (SELECT partition FROM uuidv7_partitions('sr'));
+DELETE FROM sr WHERE n = 1;
+SELECT n FROM sr ORDER BY n;
+DROP TABLE sr;
+
+-- a DEFAULT partition that is itself partitioned: its rows move by DELETE
+-- and INSERT (uuidv7_copy_waiting_rows)
+CREATE TABLE pd (id uuid NOT NULL, k int NOT NULL) PARTITION BY RANGE (id);
+CREATE TABLE pd_default PARTITION OF pd DEFAULT PARTITION BY LIST (k);
+CREATE TABLE pd_default_1 PARTITION OF pd_default FOR VALUES IN (1);
+INSERT INTO pd VALUES (uuidv7_min('2025-03-02 00:00+00'), 1), (uuidv7_min('2025-05-02 00:00+00'), 1);
+SELECT partition_name, moved FROM uuidv7_create_partitions('pd', '2025-03-01', '2025-04-01', '1 month', 'UTC');
+SELECT tableoid::regclass AS partition, count(*) FROM pd GROUP BY 1 ORDER BY tableoid::regclass::text COLLATE "C";
+DROP TABLE pd;
+
+-- what it refuses: a parent that is not partitioned on a uuid, tables not
+-- locked by the caller, a target that is not new and empty, a role that
+-- owns neither
 CREATE TABLE not_new (LIKE moves);
-SELECT uuidv7_move_waiting_rows('moves_default', 'not_new', 'id', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
-\echo :LAST_ERROR_SQLSTATE
-BEGIN;
-LOCK moves_default, not_new IN ACCESS EXCLUSIVE MODE;
-SELECT uuidv7_move_waiting_rows('moves_default', 'not_new', 'id', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
-\echo :LAST_ERROR_SQLSTATE
-ROLLBACK;
 BEGIN;
 CREATE TABLE fresh (LIKE moves);
-LOCK moves_default IN ACCESS EXCLUSIVE MODE;
-SELECT uuidv7_move_waiting_rows('moves_default', 'fresh', 'note', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+LOCK moves_default, fresh IN ACCESS EXCLUSIVE MODE;
+SELECT uuidv7_attach_period('moves_default', 'fresh', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
+SELECT uuidv7_attach_period('moves', 'not_new', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+\echo :LAST_ERROR_SQLSTATE
 BEGIN;
-CREATE TABLE fresh (LIKE moves);
-LOCK moves_default IN ACCESS EXCLUSIVE MODE;
-SELECT uuidv7_move_waiting_rows('moves_default', 'moves_default', 'id', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+LOCK moves, moves_default, not_new IN ACCESS EXCLUSIVE MODE;
+SELECT uuidv7_attach_period('moves', 'not_new', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 CREATE ROLE regress_move_stranger;
@@ -82,8 +115,8 @@ GRANT ALL ON moves, moves_default TO regress_move_stranger;
 BEGIN;
 SET LOCAL ROLE regress_move_stranger;
 CREATE TEMP TABLE theirs (LIKE moves);
-LOCK moves_default IN ACCESS EXCLUSIVE MODE;
-SELECT uuidv7_move_waiting_rows('moves_default', 'theirs', 'id', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+LOCK moves, moves_default IN ACCESS EXCLUSIVE MODE;
+SELECT uuidv7_attach_period('moves', 'theirs', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 DROP OWNED BY regress_move_stranger;

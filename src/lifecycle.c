@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * lifecycle.c
- *	  Moving the rows of a new period out of the DEFAULT partition into the
- *	  period's table with their visibility kept, as CLUSTER keeps it.
+ *	  Attaching a new period's table to a table partitioned on a UUIDv7
+ *	  key, its rows that waited in the DEFAULT partition moved in first with
+ *	  their visibility kept, as CLUSTER keeps it.
  *
  * uuidv7_create_partitions must move the rows of a period that waited in
  * the DEFAULT partition into the period's table before attaching it.  Moved
@@ -20,9 +21,12 @@
  * rows of the period go to the period's table, which the caller created in
  * this transaction and has not filled, and the others to a new heap that
  * takes DEFAULT's place (finish_heap_swap, which also rebuilds DEFAULT's
- * indexes); the period's table's indexes are rebuilt after.  Both tables
- * must be locked ACCESS EXCLUSIVE by the caller, so that no other session
- * has a row in progress in them.
+ * indexes); the period's table's indexes are rebuilt after.  The table is
+ * attached in the same call, so that no row can be moved out of the
+ * partitioned table and left outside it.  The parent and DEFAULT must be
+ * locked ACCESS EXCLUSIVE by the caller, so that no other session has a row
+ * in progress in them.  A DEFAULT partition that is not a heap table (one
+ * itself partitioned) has its rows moved by uuidv7_copy_waiting_rows().
  *
  * IDENTIFICATION
  *	  src/lifecycle.c
@@ -40,6 +44,10 @@
 #include "access/xact.h"
 #include "catalog/index.h"
 #include "catalog/indexing.h"
+#include "catalog/partition.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_namespace.h"
+#include "executor/spi.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "commands/tablecmds.h"
@@ -52,6 +60,7 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/partcache.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
 #include "utils/uuid.h"
@@ -60,12 +69,12 @@
 #include "uuidv7.h"
 
 /*
- * A table the mover may work on: a plain heap table of the caller's, which
- * the caller has locked ACCESS EXCLUSIVE (so that waiting for it can never
- * be this function's doing) and has no scan of open.
+ * A table of the caller's that the caller has locked ACCESS EXCLUSIVE (so
+ * that waiting for it can never be this function's doing) and has no scan
+ * of open.
  */
 static Relation
-open_heap_table(Oid relid)
+open_locked_table(Oid relid)
 {
 	Relation	rel = table_open(relid, NoLock);
 
@@ -77,14 +86,15 @@ open_heap_table(Oid relid)
 				 errhint("Lock it with uuidv7_lock_for_upkeep() first, in the same transaction.")));
 	if (!uuidv7_is_owner(relid))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, RelationGetRelationName(rel));
-	if (rel->rd_rel->relkind != RELKIND_RELATION || rel->rd_rel->relam != HEAP_TABLE_AM_OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot move rows of \"%s\": it is not a heap table",
-						RelationGetRelationName(rel)),
-				 errdetail("Rows are moved with their visibility kept only between heap tables.")));
-	CheckTableNotInUse(rel, "uuidv7_move_waiting_rows");
+	CheckTableNotInUse(rel, "uuidv7_attach_period");
 	return rel;
+}
+
+/* Is it a plain heap table, whose rows CLUSTER's machinery can move? */
+static bool
+is_heap_table(Relation rel)
+{
+	return rel->rd_rel->relkind == RELKIND_RELATION && rel->rd_rel->relam == HEAP_TABLE_AM_OID;
 }
 
 /*
@@ -169,26 +179,63 @@ period_has_rows(Relation heap, AttrNumber key_column, const pg_uuid_t *lower,
 }
 
 /*
- * uuidv7_move_waiting_rows(default_partition regclass, target regclass,
- * key_column name, lower uuid, upper uuid): every version of the rows of
- * default_partition whose key is in [lower, upper) moved into target, which
- * this transaction created and left empty; the number of live rows moved.
+ * Keep the table's indexes from the snapshots older than this transaction.
+ * They were built in the transaction that created the table, which
+ * PostgreSQL indexes as its own and whose versions deleted before it began
+ * it leaves out; an older snapshot may still see those versions, so it must
+ * not use these indexes (as after CREATE INDEX over a broken HOT chain).
  */
-PG_FUNCTION_INFO_V1(uuidv7_move_waiting_rows);
-Datum
-uuidv7_move_waiting_rows(PG_FUNCTION_ARGS)
+static void
+mark_indexes_checkxmin(Relation rel)
 {
-	Oid			default_oid = PG_GETARG_OID(0);
-	Oid			target_oid = PG_GETARG_OID(1);
-	char	   *key_name = NameStr(*PG_GETARG_NAME(2));
+	Relation	pg_index = table_open(IndexRelationId, RowExclusiveLock);
+	List	   *indexes = RelationGetIndexList(rel);
+	ListCell   *lc;
+
+	foreach(lc, indexes)
+	{
+		HeapTuple	tuple = SearchSysCacheCopy1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
+
+		if (!HeapTupleIsValid(tuple))
+			elog(ERROR, "cache lookup failed for index %u", lfirst_oid(lc));
+		((Form_pg_index) GETSTRUCT(tuple))->indcheckxmin = true;
+		CatalogTupleUpdate(pg_index, &tuple->t_self, tuple);
+		heap_freetuple(tuple);
+	}
+	list_free(indexes);
+	table_close(pg_index, RowExclusiveLock);
+	CommandCounterIncrement();
+}
+
+/* A table's name, schema-qualified and quoted as needed. */
+static char *
+qualified_name(Oid relid)
+{
+	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), get_rel_name(relid));
+}
+
+/* A uuid as a quoted literal. */
+static char *
+uuid_literal(pg_uuid_t *uuid)
+{
+	return quote_literal_cstr(DatumGetCString(DirectFunctionCall1(uuid_out, UUIDPGetDatum(uuid))));
+}
+
+/*
+ * Every version of the rows of a heap DEFAULT partition whose key is in
+ * [lower, upper) moved into the period's table, which this transaction
+ * created and left empty; the number of live rows moved.
+ */
+static int64
+move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
+				  pg_uuid_t *lower, pg_uuid_t *upper)
+{
+	Relation	old_heap = table_open(default_oid, NoLock);
+	Relation	target = table_open(target_oid, NoLock);
 	AttrNumber	key_column;
-	pg_uuid_t  *lower = PG_GETARG_UUID_P(3);
-	pg_uuid_t  *upper = PG_GETARG_UUID_P(4);
-	Relation	old_heap;
-	Relation	target;
 	Relation	kept_heap;
 	Oid			kept_oid;
-	TupleDesc	old_desc;
+	TupleDesc	old_desc = RelationGetDescr(old_heap);
 	TupleConversionMap *map;
 	TransactionId oldest_xmin;
 	TransactionId freeze_xid;
@@ -201,29 +248,11 @@ uuidv7_move_waiting_rows(PG_FUNCTION_ARGS)
 	Datum	   *values;
 	bool	   *isnull;
 	int64		moved = 0;
+	int64		moved_dead = 0;
 
-	if (default_oid == target_oid)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("a table cannot take rows from itself")));
-	old_heap = open_heap_table(default_oid);
-	target = open_heap_table(target_oid);
-	if (target->rd_createSubid == InvalidSubTransactionId ||
-		RelationGetNumberOfBlocks(target) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("table \"%s\" was not created empty in this transaction",
-						RelationGetRelationName(target)),
-				 errdetail("Rows are moved only into a table that has never held any.")));
-	old_desc = RelationGetDescr(old_heap);
 	key_column = get_attnum(default_oid, key_name);
-	if (key_column < 1 || key_column > old_desc->natts ||
-		TupleDescAttr(old_desc, key_column - 1)->attisdropped ||
-		getBaseType(TupleDescAttr(old_desc, key_column - 1)->atttypid) != UUIDOID)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("column \"%s\" of \"%s\" is not a uuid column",
-						key_name, RelationGetRelationName(old_heap))));
+	if (key_column < 1)
+		elog(ERROR, "column \"%s\" of \"%s\" not found", key_name, RelationGetRelationName(old_heap));
 
 	/* what CLUSTER keeps, and the horizons it keeps them by */
 	oldest_xmin = uuidv7_oldest_nonremovable_xid(old_heap);
@@ -231,7 +260,7 @@ uuidv7_move_waiting_rows(PG_FUNCTION_ARGS)
 	{
 		table_close(target, NoLock);
 		table_close(old_heap, NoLock);
-		PG_RETURN_INT64(0);
+		return 0;
 	}
 
 	/* SERIALIZABLE transactions' locks on rows that move cover the table */
@@ -301,6 +330,8 @@ uuidv7_move_waiting_rows(PG_FUNCTION_ARGS)
 			rewrite_heap_tuple(moved_rewrite, tuple, copy);
 			if (live)
 				moved++;
+			else
+				moved_dead++;
 		}
 		else
 		{
@@ -317,18 +348,105 @@ uuidv7_move_waiting_rows(PG_FUNCTION_ARGS)
 		free_conversion_map(map);
 	pfree(values);
 	pfree(isnull);
-
 	table_close(kept_heap, NoLock);
-	table_close(target, NoLock);
 	table_close(old_heap, NoLock);
 
 	/* the rows keep their transaction ids: the target's horizons follow */
 	lower_frozen_horizons(target_oid, freeze_xid, cutoff_multi);
-	/* the target's indexes, over every version it now holds */
+	/* the target's indexes, and who may use them */
 	uuidv7_reindex_relation(target_oid);
+	if (moved_dead > 0)
+		mark_indexes_checkxmin(target);
+	table_close(target, NoLock);
 
 	/* DEFAULT takes the heap of the rows that stay, and rebuilds its indexes */
 	uuidv7_finish_heap_swap(default_oid, kept_oid, freeze_xid, cutoff_multi, relpersistence);
+
+	return moved;
+}
+
+/*
+ * uuidv7_attach_period(parent regclass, period_table regclass, lower uuid,
+ * upper uuid): the rows of [lower, upper) that wait in parent's DEFAULT
+ * partition moved into period_table, which this transaction created and
+ * left empty, and period_table attached as the partition of [lower, upper);
+ * the number of rows moved.  The caller owns both and holds the parent and
+ * its DEFAULT partition ACCESS EXCLUSIVE.
+ */
+PG_FUNCTION_INFO_V1(uuidv7_attach_period);
+Datum
+uuidv7_attach_period(PG_FUNCTION_ARGS)
+{
+	Oid			parent_oid = PG_GETARG_OID(0);
+	Oid			target_oid = PG_GETARG_OID(1);
+	pg_uuid_t  *lower = PG_GETARG_UUID_P(2);
+	pg_uuid_t  *upper = PG_GETARG_UUID_P(3);
+	Relation	parent;
+	Relation	target;
+	Oid			default_oid;
+	int64		moved = 0;
+	char	   *key_name;
+	char	   *attach;
+
+	parent = open_locked_table(parent_oid);
+	if (parent->rd_rel->relkind != RELKIND_PARTITIONED_TABLE ||
+		RelationGetPartitionKey(parent)->partnatts != 1 ||
+		RelationGetPartitionKey(parent)->partattrs[0] == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("table \"%s\" is not partitioned on a single column", RelationGetRelationName(parent))));
+	key_name = pstrdup(get_attname(parent_oid, RelationGetPartitionKey(parent)->partattrs[0], false));
+	if (getBaseType(get_atttype(parent_oid, RelationGetPartitionKey(parent)->partattrs[0])) != UUIDOID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("table \"%s\" is not partitioned on a uuid column", RelationGetRelationName(parent))));
+	table_close(parent, NoLock);
+
+	target = open_locked_table(target_oid);
+	if (target->rd_createSubid == InvalidSubTransactionId || !is_heap_table(target) ||
+		target->rd_rel->relispartition || RelationGetNumberOfBlocks(target) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table \"%s\" was not created empty in this transaction",
+						RelationGetRelationName(target)),
+				 errdetail("Rows are moved only into a table that has never held any.")));
+
+	table_close(target, NoLock);
+
+	default_oid = get_default_partition_oid(parent_oid);
+	if (OidIsValid(default_oid))
+	{
+		Relation	old_heap = open_locked_table(default_oid);
+		bool		heap = is_heap_table(old_heap);
+
+		table_close(old_heap, NoLock);
+		if (heap)
+			moved = move_waiting_rows(default_oid, target_oid, key_name, lower, upper);
+		else
+		{
+			/* a DEFAULT that is not a heap: by DELETE and INSERT */
+			bool		isnull;
+			char	   *copy = psprintf("SELECT %s.uuidv7_copy_waiting_rows(%u, %u, %s, %s, %s)",
+										quote_identifier(get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid))),
+										default_oid, target_oid, quote_literal_cstr(key_name),
+										uuid_literal(lower), uuid_literal(upper));
+
+			SPI_connect();
+			if (SPI_execute(copy, false, 1) != SPI_OK_SELECT)
+				elog(ERROR, "could not move the waiting rows");
+			moved = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+			SPI_finish();
+		}
+	}
+
+	/* attached in this call: no row leaves the partitioned table */
+	attach = psprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%s) TO (%s)",
+					  qualified_name(parent_oid), qualified_name(target_oid),
+					  uuid_literal(lower), uuid_literal(upper));
+	SPI_connect();
+	if (SPI_execute(attach, false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "could not attach \"%s\"", get_rel_name(target_oid));
+	SPI_finish();
 
 	PG_RETURN_INT64(moved);
 }

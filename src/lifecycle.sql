@@ -59,12 +59,14 @@ BEGIN
 			RETURN;
 		EXCEPTION WHEN lock_not_available THEN
 			IF clock_timestamp() >= give_up THEN
-				SELECT string_agg(format('Process %s holds %s on %s.', l.pid, l.mode, l.relation::regclass),
+				SELECT string_agg(format('%s holds %s on %s.',
+										 coalesce('Process ' || l.pid, 'A prepared transaction'),
+										 l.mode, l.relation::regclass),
 								  ' ' ORDER BY l.relation, l.pid, l.mode)
 				INTO holders
 				FROM unnest(tables, lock_modes) AS u(t, m)
 					JOIN pg_locks l ON l.locktype = 'relation' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-						AND l.relation = u.t AND l.granted AND l.pid <> pg_backend_pid()
+						AND l.relation = u.t AND l.granted AND l.pid IS DISTINCT FROM pg_backend_pid()
 				WHERE array_position(modes, upper(regexp_replace(regexp_replace(l.mode, 'Lock$', ''), '([a-z])([A-Z])', '\1 \2', 'g')))
 					= ANY (conflicts[array_position(modes, u.m):array_position(modes, u.m)][1:8]);
 				PERFORM set_config('lock_timeout', caller_timeout, true);
@@ -84,25 +86,19 @@ $function$;
 COMMENT ON FUNCTION uuidv7_lock_for_upkeep(pg_catalog.regclass[], pg_catalog.text[], pg_catalog.interval) IS
 'lock tables, each in its mode, for partition upkeep, in short tries that never hold back the sessions queued behind for long, giving up with 55P03 after lock_wait (used by the upkeep functions)';
 
--- Move the rows of a period that wait in the DEFAULT partition into the
--- period's table, which the caller created empty in this transaction; the
--- caller holds both ACCESS EXCLUSIVE.  The number of rows moved.
-CREATE FUNCTION uuidv7_move_waiting_rows(default_partition pg_catalog.regclass, target pg_catalog.regclass,
+-- Move the rows of a period that wait in a DEFAULT partition into the
+-- period's table by DELETE and INSERT, in one statement; the number of rows
+-- moved.  The moved rows carry this transaction's id, so that a REPEATABLE
+-- READ or SERIALIZABLE transaction with an older snapshot does not see them
+-- where they are now (README, "What the SQL edition cannot keep"), and the
+-- tables' DELETE and INSERT triggers fire; refused where foreign keys
+-- reference the table, which the DELETE would make act.  What the SQL
+-- edition moves rows with, and the C edition where DEFAULT is not a heap
+-- table (a partitioned one).
+CREATE FUNCTION uuidv7_copy_waiting_rows(default_partition pg_catalog.regclass, target pg_catalog.regclass,
 										 key_column pg_catalog.name, lower_bound pg_catalog.uuid,
 										 upper_bound pg_catalog.uuid)
 RETURNS pg_catalog.int8
---#if c
--- (Every version of each row keeps its header, as CLUSTER keeps it, so that
--- every snapshot, also an older one, sees each row once, where it is now;
--- no trigger fires and no foreign key acts: src/lifecycle.c.)
-AS 'MODULE_PATHNAME', 'uuidv7_move_waiting_rows'
-LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
---#else
--- (SQL edition: by DELETE and INSERT.  The moved rows carry this
--- transaction's id, so that a REPEATABLE READ or SERIALIZABLE transaction
--- with an older snapshot does not see them where they are now (README,
--- "What locks what"); the table's DELETE and INSERT triggers fire; refused
--- where foreign keys reference the table, which the DELETE would make act.)
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
@@ -130,10 +126,55 @@ BEGIN
 	RETURN moved;
 END
 $function$;
+
+COMMENT ON FUNCTION uuidv7_copy_waiting_rows(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid) IS
+'move the rows of a period waiting in a DEFAULT partition into the period''s table by DELETE and INSERT (used by uuidv7_attach_period)';
+
+-- Attach a new period's table, created empty in this transaction, as the
+-- partition of [lower_bound, upper_bound), the rows of the period that wait
+-- in the DEFAULT partition moved into it first; the number of rows moved.
+-- The caller owns both tables and holds the parent and its DEFAULT
+-- partition ACCESS EXCLUSIVE.  In one call, so that no row can leave the
+-- partitioned table without arriving in its new partition.
+CREATE FUNCTION uuidv7_attach_period(parent pg_catalog.regclass, period_table pg_catalog.regclass,
+									 lower_bound pg_catalog.uuid, upper_bound pg_catalog.uuid)
+RETURNS pg_catalog.int8
+--#if c
+-- (A heap DEFAULT's rows move as CLUSTER moves them, every version keeping
+-- its header, so that every snapshot, also an older one, sees each row once,
+-- where it is now; no trigger fires and no foreign key acts: src/lifecycle.c.)
+AS 'MODULE_PATHNAME', 'uuidv7_attach_period'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+--#else
+-- (SQL edition: by uuidv7_copy_waiting_rows, DELETE and INSERT.)
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	default_partition regclass;
+	key_column name;
+	moved int8 := 0;
+BEGIN
+	SELECT i.inhrelid::regclass INTO default_partition
+	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+	WHERE i.inhparent = parent AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT';
+	IF default_partition IS NOT NULL THEN
+		SELECT a.attname INTO key_column
+		FROM pg_partitioned_table p
+			JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+		WHERE p.partrelid = parent;
+		moved := @extschema@.uuidv7_copy_waiting_rows(default_partition, period_table, key_column,
+													   lower_bound, upper_bound);
+	END IF;
+	EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
+				   parent, period_table, lower_bound, upper_bound);
+	RETURN moved;
+END
+$function$;
 --#endif
 
-COMMENT ON FUNCTION uuidv7_move_waiting_rows(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid) IS
-'move the rows of a period waiting in a DEFAULT partition into the period''s new table (used by uuidv7_create_partitions; both tables locked ACCESS EXCLUSIVE)';
+COMMENT ON FUNCTION uuidv7_attach_period(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.uuid, pg_catalog.uuid) IS
+'attach a new period''s table, created empty in this transaction, moving in first the rows of its period that wait in the DEFAULT partition (used by uuidv7_create_partitions; parent and DEFAULT locked ACCESS EXCLUSIVE)';
 
 -- Create the partitions of a span that do not exist yet.  A partition with
 -- exactly a period's bounds counts as existing whatever its name.
@@ -143,14 +184,14 @@ COMMENT ON FUNCTION uuidv7_move_waiting_rows(pg_catalog.regclass, pg_catalog.reg
 -- backfills, a scheduler that fell behind) and must be moved in:
 --
 -- * Everything that can be made beside readers and writers is made first:
---   each period's table, standalone, with the parent's indexes, foreign keys
---   and a CHECK of its bounds (so that ATTACH attaches the indexes instead of
---   building them, and scans nothing of the new table).
+--   each period's table, standalone, with the parent's indexes and a CHECK
+--   of its bounds (so that ATTACH attaches the indexes instead of building
+--   them, and scans nothing of the new table).
 -- * Then the parent and its DEFAULT partition are locked ACCESS EXCLUSIVE,
 --   in short tries (uuidv7_lock_for_upkeep, bounded by lock_wait), and the
---   waiting rows are moved (uuidv7_move_waiting_rows: in the C edition with
---   their visibility kept, for every snapshot) and the tables attached, all
---   at once.  Only a lock
+--   waiting rows are moved and the tables attached, all at once
+--   (uuidv7_attach_period: in the C edition with the rows' visibility kept,
+--   for every snapshot).  Only a lock
 --   on the parent that conflicts with readers makes a query that waited plan
 --   again with the new partition: with a weaker one, a reader that planned
 --   before the new partition existed would miss the rows that left DEFAULT.
@@ -177,8 +218,9 @@ SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
 	part record;
-	fk record;
+	con record;
 	default_partition regclass;
+	related regclass[];
 	names regclass[];
 	los uuid[];
 	his uuid[];
@@ -252,15 +294,20 @@ BEGIN
 		END IF;
 
 		-- the period's table, standalone, as the partition will be: indexes
-		-- and foreign keys that ATTACH then attaches instead of making, and
-		-- the bounds as a CHECK that spares ATTACH a scan
+		-- that ATTACH then attaches instead of building, the parent's CHECK
+		-- constraints as the parent has them (NOT VALID ones NOT VALID, since
+		-- rows that wait in DEFAULT need not satisfy them), and the bounds as
+		-- a CHECK that spares ATTACH a scan.  (ATTACH makes the foreign keys:
+		-- one made on the standalone table would stay a second, stray one.)
 		EXECUTE format('CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED'
 					   ' INCLUDING STORAGE INCLUDING COMMENTS INCLUDING INDEXES)', part.partition_name, parent);
-		FOR fk IN
+		FOR con IN
 			SELECT c.conname, pg_get_constraintdef(c.oid) AS definition
-			FROM pg_constraint c WHERE c.conrelid = parent AND c.contype = 'f' ORDER BY c.conname
+			FROM pg_constraint c
+			WHERE c.conrelid = parent AND c.contype = 'c' AND NOT c.convalidated ORDER BY c.conname
 		LOOP
-			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I %s', part.partition_name, fk.conname, fk.definition);
+			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', part.partition_name, con.conname);
+			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I %s', part.partition_name, con.conname, con.definition);
 		END LOOP;
 		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_period CHECK (%I IS NOT NULL AND %I >= %L AND %I < %L)',
 					   part.partition_name, key_column, key_column, part.lower_bound, key_column, part.upper_bound);
@@ -275,17 +322,24 @@ BEGIN
 	IF array_length(pending, 1) > 0 THEN
 		-- the moment the application waits for: short, and taken in short
 		-- tries; readers and writers that arrive meanwhile wait, then plan
-		-- with the new partitions
-		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent, default_partition],
-												   ARRAY['ACCESS EXCLUSIVE', 'ACCESS EXCLUSIVE'], lock_wait);
+		-- with the new partitions.  ATTACH also locks the tables the parent's
+		-- foreign keys reference and those whose foreign keys reference it
+		-- (SHARE ROW EXCLUSIVE, to make their triggers): taken in the same
+		-- tries, so that it never waits for them while the parent is held.
+		SELECT coalesce(array_agg(DISTINCT t.rel), '{}') INTO related
+		FROM (SELECT c.confrelid AS rel FROM pg_constraint c
+			  WHERE c.conrelid = parent AND c.contype = 'f'
+			  UNION SELECT c.conrelid FROM pg_constraint c
+			  WHERE c.confrelid = parent AND c.contype = 'f' AND c.conparentid = 0) t
+		WHERE t.rel <> parent;
+		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent, default_partition] || related::regclass[],
+												   ARRAY['ACCESS EXCLUSIVE', 'ACCESS EXCLUSIVE']
+												   || array_fill('SHARE ROW EXCLUSIVE'::text, ARRAY[cardinality(related)]),
+												   lock_wait);
 		FOR j IN 1..array_length(pending, 1) LOOP
 			slot := pending[j];
-			IF default_partition IS NOT NULL THEN
-				out_moved[slot] := @extschema@.uuidv7_move_waiting_rows(default_partition, out_name[slot]::regclass,
-																		 key_column, pending_lo[j], pending_hi[j]);
-			END IF;
-			EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
-						   parent, out_name[slot], pending_lo[j], pending_hi[j]);
+			out_moved[slot] := @extschema@.uuidv7_attach_period(parent, out_name[slot]::regclass,
+																 pending_lo[j], pending_hi[j]);
 			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_period', out_name[slot]);
 		END LOOP;
 	END IF;
@@ -329,6 +383,7 @@ AS $function$
 DECLARE
 	cut uuid := @extschema@.uuidv7_min(older_than);
 	old record;
+	retired regclass[];
 	default_partition regclass;
 	key_column name;
 	oldest uuid;
@@ -356,13 +411,17 @@ BEGIN
 		END IF;
 	END IF;
 
-	IF EXISTS (SELECT FROM @extschema@.uuidv7_partitions(parent) p
-			   WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut)
-		OR current_check IS DISTINCT FROM coalesce(wanted_check, current_check) THEN
-		-- DETACH and DROP take ACCESS EXCLUSIVE on the parent: taken in
-		-- short tries, so that waiting never holds back the queue behind it
-		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent, CASE WHEN wanted_check IS NOT NULL THEN default_partition END],
-												   ARRAY['ACCESS EXCLUSIVE', 'ACCESS EXCLUSIVE'], lock_wait);
+	SELECT coalesce(array_agg(p.partition), '{}') INTO retired
+	FROM @extschema@.uuidv7_partitions(parent) p
+	WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut;
+	IF cardinality(retired) > 0 OR current_check IS DISTINCT FROM coalesce(wanted_check, current_check) THEN
+		-- DETACH and DROP take ACCESS EXCLUSIVE on the parent and on the
+		-- partition: taken in short tries, all at once, so that waiting never
+		-- holds back the queue behind, nor holds the parent while it waits
+		-- for a session that reads a partition by its name
+		PERFORM @extschema@.uuidv7_lock_for_upkeep(
+			ARRAY[parent, CASE WHEN wanted_check IS NOT NULL THEN default_partition END] || retired,
+			array_fill('ACCESS EXCLUSIVE'::text, ARRAY[2 + cardinality(retired)]), lock_wait);
 	END IF;
 	FOR old IN
 		SELECT p.partition AS child FROM @extschema@.uuidv7_partitions(parent) p

@@ -47,7 +47,9 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_lock_for_upkeep
 
---#object uuidv7_move_waiting_rows
+--#object uuidv7_copy_waiting_rows
+
+--#object uuidv7_attach_period
 
 --#object uuidv7_create_partitions
 
