@@ -220,6 +220,7 @@ DECLARE
 	part record;
 	con record;
 	default_partition regclass;
+	distributed bool := false;
 	related regclass[];
 	names regclass[];
 	los uuid[];
@@ -336,10 +337,23 @@ BEGIN
 												   ARRAY['ACCESS EXCLUSIVE', 'ACCESS EXCLUSIVE']
 												   || array_fill('SHARE ROW EXCLUSIVE'::text, ARRAY[cardinality(related)]),
 												   lock_wait);
+		-- (a table Citus distributes keeps its rows in its shards, which only
+		-- its DML reaches: there they move by DELETE and INSERT)
+		IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL AND default_partition IS NOT NULL THEN
+			EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid = $1)'
+				INTO distributed USING parent;
+		END IF;
 		FOR j IN 1..array_length(pending, 1) LOOP
 			slot := pending[j];
-			out_moved[slot] := @extschema@.uuidv7_attach_period(parent, out_name[slot]::regclass,
-																 pending_lo[j], pending_hi[j]);
+			IF distributed THEN
+				out_moved[slot] := @extschema@.uuidv7_copy_waiting_rows(default_partition, out_name[slot]::regclass,
+																		 key_column, pending_lo[j], pending_hi[j]);
+				EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
+							   parent, out_name[slot], pending_lo[j], pending_hi[j]);
+			ELSE
+				out_moved[slot] := @extschema@.uuidv7_attach_period(parent, out_name[slot]::regclass,
+																	 pending_lo[j], pending_hi[j]);
+			END IF;
 			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_period', out_name[slot]);
 		END LOOP;
 	END IF;
