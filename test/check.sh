@@ -140,6 +140,8 @@ skipped=$(grep -h '^RESULT .* skipped$' "$results"/*.log | wc -l || true)
 for major in $MAJORS; do
 	grep -q "^RESULT $major regress " "$results/$major.log" || { echo "PostgreSQL $major: no result"; failed=$((failed + 1)); }
 done
+echo "== the slowest checks, in seconds"
+grep -h '^TIME ' "$results"/*.log | sort -k4,4 -n -r | head -n 12 | awk '{ printf "%-6s %-30s %s\n", $2, $3, $4 }'
 echo "== the suite took $((($(date +%s) - started) / 60)) minutes"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

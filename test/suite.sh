@@ -61,14 +61,19 @@ fi
 # the pg_regress suites, then the scripts, some of which use this cluster
 cluster_start "uuidv7-pg$PG_MAJOR"
 echo "== PostgreSQL $PG_MAJOR: pg_regress suites"
+t0=$(date +%s)
 regress regress
+echo "TIME $PG_MAJOR regress $(($(date +%s) - t0))"
 
 for script in "$TOP"/test/t_*.sh; do
 	name=$(basename "$script" .sh)
 	if [ -n "${CHECKS:-}" ] && ! grep -qw "$name" <<<"$CHECKS"; then continue; fi
 	echo "== PostgreSQL $PG_MAJOR: $name"
 	rc=0
+	t0=$(date +%s)
 	bash "$script" || rc=$?
+	# (how long each took, for keeping the suite within its time)
+	echo "TIME $PG_MAJOR $name $(($(date +%s) - t0))"
 	result "$name" $rc
 done
 exit $status

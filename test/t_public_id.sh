@@ -65,10 +65,16 @@ write_keys() {
 	printf '%s\n' "# keys of public ids" "$@" | as_pg_user tee "$CLUSTER_DIR/data/uuidv7.keys" >/dev/null
 	as_pg_user chmod 600 "$CLUSTER_DIR/data/uuidv7.keys"
 }
-# reload, and give every backend the time to read the file again
+# reload, and wait until the server has read the configuration again (the
+# postmaster reads the key file then, before any later session starts)
 reload() {
+	local before
+	before=$(psql_q "SELECT pg_conf_load_time()")
 	psql_q "SELECT pg_reload_conf()" >/dev/null
-	sleep 1
+	for _ in $(seq 100); do
+		[ "$(psql_q "SELECT pg_conf_load_time()")" != "$before" ] && return
+		sleep 0.05
+	done
 }
 
 echo "== FF1 against NIST's samples, SipHash-2-4 against python3-nacl"
@@ -238,6 +244,7 @@ refused=$(sql <<<"SELECT severity || ' ' || object || ': ' || problem FROM uuidv
 echo "$refused" | sed 's/^/    /'
 check "a malformed line: refused, keys kept, the doctor names the line, not its text" \
 	"$(leaks <<<"$refused") $(unchanged) $(grep -c '^error uuidv7.public_id_key_file: the key file uuidv7.keys was refused (the key on line 3 is not 32 hexadecimal digits)' <<<"$refused")" "0 2000 1"
+sleep 0.5 # (the logging collector writes what the postmaster logged)
 logged=$(cat "$CLUSTER_DIR"/data/log/*.log | grep -c 'uuidv7 refused the public id key file "uuidv7.keys"' || true)
 check "the postmaster logged each refusal once, naming the file" "$logged" 2
 
