@@ -385,18 +385,21 @@ uuidv7_attach_period(PG_FUNCTION_ARGS)
 	Relation	target;
 	Oid			default_oid;
 	int64		moved = 0;
+	AttrNumber	key_column = 0;
 	char	   *key_name;
 	char	   *attach;
 
 	parent = open_locked_table(parent_oid);
-	if (parent->rd_rel->relkind != RELKIND_PARTITIONED_TABLE ||
-		RelationGetPartitionKey(parent)->partnatts != 1 ||
-		RelationGetPartitionKey(parent)->partattrs[0] == 0)
+	/* its partition key: one column (0 for an expression, or none) */
+	if (parent->rd_rel->relkind == RELKIND_PARTITIONED_TABLE &&
+		RelationGetPartitionKey(parent)->partnatts == 1)
+		key_column = RelationGetPartitionKey(parent)->partattrs[0];
+	if (key_column == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("table \"%s\" is not partitioned on a single column", RelationGetRelationName(parent))));
-	key_name = pstrdup(get_attname(parent_oid, RelationGetPartitionKey(parent)->partattrs[0], false));
-	if (getBaseType(get_atttype(parent_oid, RelationGetPartitionKey(parent)->partattrs[0])) != UUIDOID)
+	key_name = pstrdup(get_attname(parent_oid, key_column, false));
+	if (getBaseType(get_atttype(parent_oid, key_column)) != UUIDOID)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("table \"%s\" is not partitioned on a uuid column", RelationGetRelationName(parent))));

@@ -231,7 +231,8 @@ check "the key file is named only in the configuration files (ALTER ROLE / DATAB
 echo "== a key file the server refuses: the keys in use kept, the log names the file and the rule"
 sql <<<"SET uuidv7.public_id_scheme = ff1; CREATE TABLE before AS SELECT n, uuidv7_to_public(id) AS p FROM fixed"
 unchanged() { sql <<<"SET uuidv7.public_id_scheme = ff1; SELECT count(*) FROM fixed f JOIN before b USING (n) WHERE uuidv7_to_public(f.id) = b.p"; }
-# the ids of the rotated keys still made under their first key
+# (after the rotation below) the public ids made before it that still decode
+# under the key that is now second
 unchanged_under_first() { sql <<<"SET uuidv7.public_id_scheme = ff1; SELECT count(*) FROM fixed f JOIN before b USING (n) WHERE (uuidv7_from_public_all(b.p))[2] = f.id"; }
 as_pg_user chmod 640 "$CLUSTER_DIR/data/uuidv7.keys"
 reload
