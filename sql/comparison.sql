@@ -92,16 +92,23 @@ SELECT count(*) AS one_hour FROM events WHERE '2025-01-05 10:00+00'::timestamptz
 PREPARE one_hour(timestamptz, timestamptz) AS
 SELECT count(*) FROM events WHERE id >= $1 AND id < $2;
 SET plan_cache_mode = force_generic_plan;
--- (the pruning and the index scan: where the check of the instant against
--- the year 10889 goes differs by major, a filter or, from PostgreSQL 19 on,
--- which knows a primary key is never NULL, a one-time filter)
+-- (the pruning, the index scan, and its bounds: how the check of the
+-- instant against the year 10889 is planned differs by edition and major, a
+-- second index condition in the C edition, a filter in the SQL edition or,
+-- from PostgreSQL 19 on, which knows a primary key is never NULL, a one-time
+-- filter)
 CREATE FUNCTION pg_temp.pruning_and_scans(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
 	line text;
 BEGIN
 	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
-		CONTINUE WHEN line !~ 'Subplans Removed|Scan|Index Cond';
-		RETURN NEXT btrim(line);
+		IF line ~ 'Index Cond' THEN
+			RETURN NEXT format('Index Cond from %s to %s',
+							   line ~ '\(id >= uuidv7_first_not_before\(\$1\)\)',
+							   line ~ '\(id <= uuidv7_last_before\(\$2\)\)');
+		ELSIF line ~ 'Subplans Removed|Scan' THEN
+			RETURN NEXT btrim(line);
+		END IF;
 	END LOOP;
 END
 $$;

@@ -38,6 +38,9 @@ WHERE d.refclassid = 'pg_extension'::regclass
 	AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'uuidv7')
 	AND d.deptype = 'e'
 	AND coalesce(p.proname NOT IN ('uuidv7', 'uuid_extract_timestamp', 'uuid_extract_version'), true)
+	-- (and the C edition's planner support, which the SQL edition has not:
+	-- time_predicates shows it)
+	AND coalesce(p.prorettype <> 'internal'::regtype, true)
 	-- (the SQL edition's own helpers, listed in its test)
 	AND coalesce(obj_description(objid, classid::regclass::name) NOT LIKE '%(SQL edition)', true)
 	AND NOT EXISTS (SELECT FROM pg_type t

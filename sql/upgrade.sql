@@ -24,7 +24,7 @@ LANGUAGE sql AS $$
 		CASE WHEN d.classid = 'pg_proc'::regclass THEN
 			(SELECT concat_ws(' | ', pg_get_function_result(p.oid), pg_get_function_arguments(p.oid),
 							  p.provolatile, p.proisstrict, p.proparallel, p.proleakproof, p.prosecdef,
-							  p.proconfig::text, p.prosrc, p.probin)
+							  p.proconfig::text, p.prosrc, p.probin, p.prosupport::regproc)
 			 FROM pg_proc p WHERE p.oid = d.objid)
 		WHEN d.classid = 'pg_type'::regclass THEN
 			(SELECT concat_ws(' | ', format_type(t.typbasetype, t.typtypmod), t.typnotnull,

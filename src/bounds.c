@@ -44,6 +44,20 @@ uuidv7_set_min_bound(pg_uuid_t *uuid, TimestampTz ts)
 	uuidv7_pack(uuid, unix_ms << UUIDV7_SUBMS_BITS, 0);
 }
 
+/*
+ * Place an instant among UUIDs, as the time comparisons order them
+ * (comparison.c, operators.c).
+ */
+void
+uuidv7_place_instant(InstantPlace *place, TimestampTz ts)
+{
+	place->ts = ts;
+	place->above_all = ts > UUIDV7_LAST_MS_TIMESTAMPTZ;
+	place->on_bound = ts >= UUIDV7_MIN_TIMESTAMPTZ && ts % UUIDV7_US_PER_MS == 0;
+	if (!place->above_all)
+		uuidv7_set_min_bound(&place->bound, Max(ts, UUIDV7_MIN_TIMESTAMPTZ));
+}
+
 /* The smallest valid UUIDv7 whose time is at or after the given instant. */
 PG_FUNCTION_INFO_V1(uuidv7_min);
 Datum

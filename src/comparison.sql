@@ -25,16 +25,25 @@
 -- the bounds
 
 CREATE FUNCTION uuidv7_first_not_before(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+--#if c
+AS 'MODULE_PATHNAME', 'uuidv7_first_not_before'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+--#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$
 SELECT @extschema@.uuidv7_min(LEAST(GREATEST($1, '1970-01-01 00:00:00+00'::pg_catalog.timestamptz),
 									'10889-08-02 05:31:50.655+00'::pg_catalog.timestamptz))
 $function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_first_not_before(pg_catalog.timestamptz) IS
 'smallest UUID that the time comparisons place at or after an instant up to 10889-08-02 05:31:50.655 UTC (uuidv7_min of the instant, or of 1970 for an earlier one)';
 
 CREATE FUNCTION uuidv7_last_before(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+--#if c
+AS 'MODULE_PATHNAME', 'uuidv7_last_before'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+--#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$
 SELECT CASE WHEN $1 OPERATOR(pg_catalog.>) '10889-08-02 05:31:50.655+00'::pg_catalog.timestamptz
@@ -44,11 +53,16 @@ SELECT CASE WHEN $1 OPERATOR(pg_catalog.>) '10889-08-02 05:31:50.655+00'::pg_cat
 				  OPERATOR(pg_catalog.||) '7fff-ffffffffffff')::pg_catalog.uuid
 	   END
 $function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_last_before(pg_catalog.timestamptz) IS
 'largest UUID that the time comparisons place before an instant';
 
 CREATE FUNCTION uuidv7_last_not_after(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+--#if c
+AS 'MODULE_PATHNAME', 'uuidv7_last_not_after'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+--#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$
 SELECT CASE WHEN $1 OPERATOR(pg_catalog.>) '10889-08-02 05:31:50.655+00'::pg_catalog.timestamptz
@@ -59,70 +73,122 @@ SELECT CASE WHEN $1 OPERATOR(pg_catalog.>) '10889-08-02 05:31:50.655+00'::pg_cat
 			ELSE @extschema@.uuidv7_last_before($1)
 	   END
 $function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_last_not_after(pg_catalog.timestamptz) IS
 'largest UUID that the time comparisons place at or before an instant';
 
 -- the comparisons
+--#if c
+
+-- (the C edition's: each turned by its support function, when planned, into
+-- the comparison of uuids its SQL edition is written as; src/comparison.c)
+CREATE FUNCTION uuidv7_time_support(req pg_catalog.internal) RETURNS pg_catalog.internal
+AS 'MODULE_PATHNAME', 'uuidv7_time_support'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION uuidv7_time_support(pg_catalog.internal) IS
+'planner support of the time comparisons: each becomes a comparison of uuids, with a plan-time bound for lower bounds relative to now()';
+--#endif
 
 CREATE FUNCTION uuidv7_time_lt(id pg_catalog.uuid, ts pg_catalog.timestamptz) RETURNS pg_catalog.bool
+--#if c
+AS 'MODULE_PATHNAME', 'uuidv7_lt_timestamptz'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+--#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$ SELECT $1 OPERATOR(pg_catalog.<=) @extschema@.uuidv7_last_before($2) $function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_time_lt(pg_catalog.uuid, pg_catalog.timestamptz) IS
 'implementation of uuid < timestamptz: the UUIDv7 is of an earlier time';
 
 CREATE FUNCTION uuidv7_time_le(id pg_catalog.uuid, ts pg_catalog.timestamptz) RETURNS pg_catalog.bool
+--#if c
+AS 'MODULE_PATHNAME', 'uuidv7_le_timestamptz'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+--#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$ SELECT $1 OPERATOR(pg_catalog.<=) @extschema@.uuidv7_last_not_after($2) $function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_time_le(pg_catalog.uuid, pg_catalog.timestamptz) IS
 'implementation of uuid <= timestamptz: as <, and also the smallest UUIDv7 of a time on a whole millisecond';
 
 CREATE FUNCTION uuidv7_time_ge(id pg_catalog.uuid, ts pg_catalog.timestamptz) RETURNS pg_catalog.bool
+--#if c
+AS 'MODULE_PATHNAME', 'uuidv7_ge_timestamptz'
+LANGUAGE C IMMUTABLE PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+--#else
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $function$
 SELECT $1 OPERATOR(pg_catalog.>=) @extschema@.uuidv7_first_not_before($2)
 	AND ($2 OPERATOR(pg_catalog.<=) '10889-08-02 05:31:50.655+00'::pg_catalog.timestamptz OR $1 IS NULL)
 $function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_time_ge(pg_catalog.uuid, pg_catalog.timestamptz) IS
 'implementation of uuid >= timestamptz: the UUIDv7 is of the same or a later time';
 
 CREATE FUNCTION uuidv7_time_gt(id pg_catalog.uuid, ts pg_catalog.timestamptz) RETURNS pg_catalog.bool
+--#if c
+AS 'MODULE_PATHNAME', 'uuidv7_gt_timestamptz'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+--#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$ SELECT $1 OPERATOR(pg_catalog.>) @extschema@.uuidv7_last_not_after($2) $function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_time_gt(pg_catalog.uuid, pg_catalog.timestamptz) IS
 'implementation of uuid > timestamptz: as >=, but not the smallest UUIDv7 of a time on a whole millisecond';
 
 CREATE FUNCTION uuidv7_time_lt(ts pg_catalog.timestamptz, id pg_catalog.uuid) RETURNS pg_catalog.bool
+--#if c
+AS 'MODULE_PATHNAME', 'timestamptz_lt_uuidv7_0_3'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+--#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$ SELECT $2 OPERATOR(pg_catalog.>) @extschema@.uuidv7_last_not_after($1) $function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_time_lt(pg_catalog.timestamptz, pg_catalog.uuid) IS
 'implementation of timestamptz < uuid: the commutator of uuid > timestamptz';
 
 CREATE FUNCTION uuidv7_time_le(ts pg_catalog.timestamptz, id pg_catalog.uuid) RETURNS pg_catalog.bool
+--#if c
+AS 'MODULE_PATHNAME', 'timestamptz_le_uuidv7'
+LANGUAGE C IMMUTABLE PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+--#else
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $function$
 SELECT $2 OPERATOR(pg_catalog.>=) @extschema@.uuidv7_first_not_before($1)
 	AND ($1 OPERATOR(pg_catalog.<=) '10889-08-02 05:31:50.655+00'::pg_catalog.timestamptz OR $2 IS NULL)
 $function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_time_le(pg_catalog.timestamptz, pg_catalog.uuid) IS
 'implementation of timestamptz <= uuid: the commutator of uuid >= timestamptz';
 
 CREATE FUNCTION uuidv7_time_ge(ts pg_catalog.timestamptz, id pg_catalog.uuid) RETURNS pg_catalog.bool
+--#if c
+AS 'MODULE_PATHNAME', 'timestamptz_ge_uuidv7'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+--#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$ SELECT $2 OPERATOR(pg_catalog.<=) @extschema@.uuidv7_last_not_after($1) $function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_time_ge(pg_catalog.timestamptz, pg_catalog.uuid) IS
 'implementation of timestamptz >= uuid: the commutator of uuid <= timestamptz';
 
 CREATE FUNCTION uuidv7_time_gt(ts pg_catalog.timestamptz, id pg_catalog.uuid) RETURNS pg_catalog.bool
+--#if c
+AS 'MODULE_PATHNAME', 'timestamptz_gt_uuidv7'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+--#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$ SELECT $2 OPERATOR(pg_catalog.<=) @extschema@.uuidv7_last_before($1) $function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_time_gt(pg_catalog.timestamptz, pg_catalog.uuid) IS
 'implementation of timestamptz > uuid: the commutator of uuid < timestamptz';

@@ -110,4 +110,21 @@
 #define UUIDV7_ROLE_READ_ALL_SETTINGS DEFAULT_ROLE_READ_ALL_SETTINGS
 #endif
 
+/* the planner hook takes the EXPLAIN in progress since PostgreSQL 19 */
+#if PG_VERSION_NUM >= 190000
+#define UUIDV7_PLANNER_ARGS Query *parse, const char *query_string, int cursorOptions, \
+	ParamListInfo boundParams, ExplainState *es
+#define UUIDV7_PLANNER_PASS parse, query_string, cursorOptions, boundParams, es
+#else
+#define UUIDV7_PLANNER_ARGS Query *parse, const char *query_string, int cursorOptions, \
+	ParamListInfo boundParams
+#define UUIDV7_PLANNER_PASS parse, query_string, cursorOptions, boundParams
+#endif
+
+/* SysCacheGetAttrNotNull() is PostgreSQL 16's */
+#if PG_VERSION_NUM < 160000
+#define SysCacheGetAttrNotNull(cacheId, tup, attnum) \
+	SysCacheGetAttr(cacheId, tup, attnum, &(bool){false})
+#endif
+
 #endif							/* UUIDV7_COMPAT_H */

@@ -45,34 +45,6 @@
 
 #include "uuidv7.h"
 
-/* the first instant of the last millisecond 48 bits hold */
-#define UUIDV7_LAST_MS_TIMESTAMPTZ \
-	((int64) UUIDV7_MAX_UNIX_MS * UUIDV7_US_PER_MS - UUIDV7_UNIX_TO_PG_EPOCH_US)
-
-/*
- * Where an instant stands among UUIDs: above every one (past the last
- * millisecond 48 bits hold), or at "bound", the smallest UUIDv7 at or after
- * it (of 1970's first millisecond for earlier instants), and equal to that
- * UUID when the instant falls on a whole millisecond a UUIDv7 holds.
- */
-typedef struct InstantPlace
-{
-	TimestampTz ts;
-	bool		above_all;
-	bool		on_bound;
-	pg_uuid_t	bound;
-} InstantPlace;
-
-static void
-place_instant(InstantPlace *place, TimestampTz ts)
-{
-	place->ts = ts;
-	place->above_all = ts > UUIDV7_LAST_MS_TIMESTAMPTZ;
-	place->on_bound = ts >= UUIDV7_MIN_TIMESTAMPTZ && ts % UUIDV7_US_PER_MS == 0;
-	if (!place->above_all)
-		uuidv7_set_min_bound(&place->bound, Max(ts, UUIDV7_MIN_TIMESTAMPTZ));
-}
-
 /*
  * The instant's place, kept in the call's fn_extra: a comparison in a scan's
  * filter, an index search or partition pruning meets the same instant row
@@ -86,18 +58,18 @@ instant_place(FunctionCallInfo fcinfo, TimestampTz ts, InstantPlace *local)
 
 	if (flinfo == NULL)
 	{
-		place_instant(local, ts);
+		uuidv7_place_instant(local, ts);
 		return local;
 	}
 	place = (InstantPlace *) flinfo->fn_extra;
 	if (place == NULL)
 	{
 		place = MemoryContextAlloc(flinfo->fn_mcxt, sizeof(InstantPlace));
-		place_instant(place, ts);
+		uuidv7_place_instant(place, ts);
 		flinfo->fn_extra = place;
 	}
 	else if (place->ts != ts)
-		place_instant(place, ts);
+		uuidv7_place_instant(place, ts);
 	return place;
 }
 
@@ -156,11 +128,17 @@ uuidv7_le_timestamptz(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) <= 0);
 }
 
-/* uuid >= timestamptz */
+/*
+ * uuid >= timestamptz (and, below, its commutator): NULL in, NULL out, also
+ * where declared not STRICT, as uuidv7's uuidv7_time_ge is in both editions
+ * (src/comparison.sql)
+ */
 PG_FUNCTION_INFO_V1(uuidv7_ge_timestamptz);
 Datum
 uuidv7_ge_timestamptz(PG_FUNCTION_ARGS)
 {
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
 	PG_RETURN_BOOL(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(0), PG_GETARG_TIMESTAMPTZ(1), true) >= 0);
 }
 
@@ -185,6 +163,8 @@ PG_FUNCTION_INFO_V1(timestamptz_le_uuidv7);
 Datum
 timestamptz_le_uuidv7(PG_FUNCTION_ARGS)
 {
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
 	PG_RETURN_BOOL(cmp_uuid_instant(fcinfo, PG_GETARG_UUID_P(1), PG_GETARG_TIMESTAMPTZ(0), true) >= 0);
 }
 

@@ -26,6 +26,7 @@
 #define UUIDV7_H
 
 #include "datatype/timestamp.h"
+#include "nodes/nodes.h"
 #include "port/pg_bswap.h"
 #include "utils/uuid.h"
 
@@ -157,8 +158,32 @@ uuidv7_timestamptz_from_unix_ms(uint64 unix_ms)
 	return (TimestampTz) unix_ms * UUIDV7_US_PER_MS - UUIDV7_UNIX_TO_PG_EPOCH_US;
 }
 
+/* the first instant of the last millisecond 48 bits hold */
+#define UUIDV7_LAST_MS_TIMESTAMPTZ \
+	((int64) UUIDV7_MAX_UNIX_MS * UUIDV7_US_PER_MS - UUIDV7_UNIX_TO_PG_EPOCH_US)
+
+/*
+ * Where an instant stands among UUIDs, for the time comparisons: above every
+ * one (past the last millisecond 48 bits hold), or at "bound", the smallest
+ * UUIDv7 at or after it (of 1970's first millisecond for earlier instants),
+ * and equal to that UUID when the instant falls on a whole millisecond a
+ * UUIDv7 holds.
+ */
+typedef struct InstantPlace
+{
+	TimestampTz ts;
+	bool		above_all;
+	bool		on_bound;
+	pg_uuid_t	bound;
+} InstantPlace;
+
 /* bounds.c */
 extern void uuidv7_set_min_bound(pg_uuid_t *uuid, TimestampTz ts);
+extern void uuidv7_place_instant(InstantPlace *place, TimestampTz ts);
+
+/* plantime.c: lower bounds of times relative to now(), at plan time */
+extern bool uuidv7_now_lower_bound(Node *expr, TimestampTz *bound);
+extern void uuidv7_plantime_init(void);
 
 /* time.c */
 extern int64 uuidv7_unix_us_from_timestamptz(TimestampTz ts);

@@ -83,6 +83,10 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 --#object uuidv7_last_before
 
 --#object uuidv7_last_not_after
+--#if c
+
+--#object uuidv7_time_support
+--#endif
 
 --#object uuidv7_time_lt
 

@@ -1,0 +1,280 @@
+/*-------------------------------------------------------------------------
+ *
+ * plantime.c
+ *	  Lower bounds relative to now() made constant at plan time, so that a
+ *	  range such as "the last hour" prunes a table's partitions when the
+ *	  query is planned rather than when it starts.
+ *
+ * PostgreSQL prunes at plan time only by constants: "id >= now() - interval
+ * '1 hour'" plans every partition, then prunes at executor start.  Where a
+ * key is compared as at or after an instant t that is now(),
+ * current_timestamp or transaction_timestamp(), plus or minus constant
+ * intervals, this adds "AND id >= <a constant>": the smallest UUIDv7 of the
+ * earliest instant t can be in this transaction or any later one.  The
+ * condition as written stays, so the answer is the same; the constant only
+ * lets the planner drop the partitions before it.
+ *
+ * A plan may be kept and run again in later transactions (prepared
+ * statements, PL/pgSQL, generic plans), so the constant must be no later
+ * than what t is in any of them, whatever their TimeZone:
+ *
+ * - now() is the start of the transaction, which only grows (as long as the
+ *	 system clock does not step back);
+ * - an interval's microseconds move t by exactly that much;
+ * - its days and months are counted on the session's clock: a month lasts
+ *	 28 to 31 days, and the offsets from UTC at the two ends (any time zone,
+ *	 up to 167:59:59 either way in a POSIX TimeZone string) differ by less
+ *	 than 336 hours.  The constant takes the shortest month and that margin,
+ *	 once for each interval with days or months.
+ *
+ * The operators (comparison.c) add the constant when the planner simplifies
+ * them.  For the bounds form, "id >= uuidv7_min(t)" (core's uuid
+ * comparison), a planner hook adds it before planning: that needs the
+ * library loaded when the query is planned (shared_preload_libraries).
+ *
+ * IDENTIFICATION
+ *	  src/plantime.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_language.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "common/int.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/planner.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+
+#include "uuidv7.h"
+
+/* functions fmgroids.h names only from PostgreSQL 14 on */
+#ifndef F_TRANSACTION_TIMESTAMP
+#define F_TRANSACTION_TIMESTAMP 2647
+#endif
+#ifndef F_INTERVAL_PL_TIMESTAMPTZ
+#define F_INTERVAL_PL_TIMESTAMPTZ 2549
+#endif
+
+/* uuid's own comparison operators (pg_operator.dat) */
+#define UUID_LT_OPERATOR	2974
+#define UUID_GT_OPERATOR	2975
+#define UUID_LE_OPERATOR	2976
+#define UUID_GE_OPERATOR	2977
+
+/* how far a day or month count on a local clock can move an instant */
+#define CALENDAR_MARGIN_USECS	(INT64CONST(336) * USECS_PER_HOUR)
+
+static planner_hook_type prev_planner_hook = NULL;
+
+/*
+ * Move *bound by the least an interval, added (sign 1) or subtracted (sign
+ * -1), can move an instant; false where that does not fit.
+ */
+static bool
+add_least_shift(TimestampTz *bound, const Interval *span, int sign)
+{
+	int64		months = (int64) span->month * sign;
+	int64		days = (int64) span->day * sign;
+	int64		shift;
+
+#ifdef INTERVAL_NOT_FINITE
+	if (INTERVAL_NOT_FINITE(span))
+		return false;
+#endif
+	if (span->time == PG_INT64_MIN)
+		return false;
+	/* a month lasts 28 to 31 days */
+	days += months * (months > 0 ? 28 : 31);
+	if (pg_mul_s64_overflow(days, USECS_PER_DAY, &shift) ||
+		pg_add_s64_overflow(shift, span->time * sign, &shift))
+		return false;
+	if ((span->month != 0 || span->day != 0) &&
+		pg_sub_s64_overflow(shift, CALENDAR_MARGIN_USECS, &shift))
+		return false;
+	return !pg_add_s64_overflow(*bound, shift, bound) && IS_VALID_TIMESTAMP(*bound);
+}
+
+/*
+ * If expr is now(), current_timestamp or transaction_timestamp(), plus or
+ * minus constant intervals, set *bound to the earliest instant it can take
+ * in this transaction or a later one, and return true.
+ */
+bool
+uuidv7_now_lower_bound(Node *expr, TimestampTz *bound)
+{
+	if (IsA(expr, FuncExpr))
+	{
+		FuncExpr   *call = (FuncExpr *) expr;
+
+		if ((call->funcid != F_NOW && call->funcid != F_TRANSACTION_TIMESTAMP) || call->args != NIL)
+			return false;
+		*bound = GetCurrentTransactionStartTimestamp();
+		return true;
+	}
+	if (IsA(expr, SQLValueFunction))
+	{
+		if (((SQLValueFunction *) expr)->op != SVFOP_CURRENT_TIMESTAMP)
+			return false;
+		*bound = GetCurrentTransactionStartTimestamp();
+		return true;
+	}
+	if (IsA(expr, OpExpr) && list_length(((OpExpr *) expr)->args) == 2)
+	{
+		OpExpr	   *op = (OpExpr *) expr;
+		Oid			funcid = OidIsValid(op->opfuncid) ? op->opfuncid : get_opcode(op->opno);
+		Node	   *ts = linitial(op->args);
+		Node	   *span = lsecond(op->args);
+		int			sign = 1;
+
+		if (funcid == F_TIMESTAMPTZ_MI_INTERVAL)
+			sign = -1;
+		else if (funcid == F_INTERVAL_PL_TIMESTAMPTZ)
+		{
+			ts = lsecond(op->args);
+			span = linitial(op->args);
+		}
+		else if (funcid != F_TIMESTAMPTZ_PL_INTERVAL)
+			return false;
+		if (!IsA(span, Const) || ((Const *) span)->constisnull ||
+			!uuidv7_now_lower_bound(ts, bound))
+			return false;
+		return add_least_shift(bound, DatumGetIntervalP(((Const *) span)->constvalue), sign);
+	}
+	return false;
+}
+
+/*
+ * Is this a call of uuidv7's uuidv7_min() or uuidv7_first_not_before() (by
+ * its C symbol, wherever the extension's schema is)?
+ */
+static bool
+is_lower_bound_call(Node *node)
+{
+	FuncExpr   *call;
+	HeapTuple	tuple;
+	bool		found = false;
+
+	if (!IsA(node, FuncExpr))
+		return false;
+	call = (FuncExpr *) node;
+	if (call->funcresulttype != UUIDOID || list_length(call->args) != 1 ||
+		exprType(linitial(call->args)) != TIMESTAMPTZOID)
+		return false;
+	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(call->funcid));
+	if (!HeapTupleIsValid(tuple))
+		return false;
+	if (((Form_pg_proc) GETSTRUCT(tuple))->prolang == ClanguageId)
+	{
+		char	   *symbol = TextDatumGetCString(SysCacheGetAttrNotNull(PROCOID, tuple, Anum_pg_proc_prosrc));
+		bool		isnull;
+		Datum		library = SysCacheGetAttr(PROCOID, tuple, Anum_pg_proc_probin, &isnull);
+
+		found = (strcmp(symbol, "uuidv7_min") == 0 || strcmp(symbol, "uuidv7_first_not_before") == 0) &&
+			!isnull && strstr(TextDatumGetCString(library), "uuidv7") != NULL;
+	}
+	ReleaseSysCache(tuple);
+	return found;
+}
+
+/*
+ * For "key >= uuidv7_min(t)" or "key > uuidv7_min(t)" (either way round) with
+ * t relative to now(), "key >= <the smallest UUIDv7 of t's earliest
+ * instant>"; else NULL.
+ */
+static Node *
+plan_time_bound(OpExpr *op)
+{
+	Node	   *key;
+	Node	   *call;
+	TimestampTz earliest;
+	pg_uuid_t  *bound;
+	OpExpr	   *ge;
+
+	if (list_length(op->args) != 2)
+		return NULL;
+	if (op->opno == UUID_GE_OPERATOR || op->opno == UUID_GT_OPERATOR)
+	{
+		key = linitial(op->args);
+		call = lsecond(op->args);
+	}
+	else if (op->opno == UUID_LE_OPERATOR || op->opno == UUID_LT_OPERATOR)
+	{
+		key = lsecond(op->args);
+		call = linitial(op->args);
+	}
+	else
+		return NULL;
+	if (!is_lower_bound_call(call) ||
+		!uuidv7_now_lower_bound(linitial(((FuncExpr *) call)->args), &earliest) ||
+		earliest < UUIDV7_MIN_TIMESTAMPTZ || earliest > UUIDV7_LAST_MS_TIMESTAMPTZ ||
+		contain_volatile_functions(key))
+		return NULL;
+
+	bound = palloc(sizeof(pg_uuid_t));
+	uuidv7_set_min_bound(bound, earliest);
+	ge = (OpExpr *) make_opclause(UUID_GE_OPERATOR, BOOLOID, false, (Expr *) copyObject(key),
+								  (Expr *) makeConst(UUIDOID, -1, InvalidOid, UUID_LEN,
+													 UUIDPGetDatum(bound), false, false),
+								  InvalidOid, InvalidOid);
+	ge->opfuncid = F_UUID_GE;
+	return (Node *) ge;
+}
+
+static Node *
+add_plan_time_bounds(Node *node, void *context)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Query))
+		return (Node *) query_tree_mutator((Query *) node, add_plan_time_bounds, context, 0);
+	node = expression_tree_mutator(node, add_plan_time_bounds, context);
+	if (IsA(node, OpExpr))
+	{
+		Node	   *bound = plan_time_bound((OpExpr *) node);
+
+		if (bound != NULL)
+			return (Node *) make_andclause(list_make2(node, bound));
+	}
+	return node;
+}
+
+/* Is there a call of a uuid function of a timestamptz anywhere in the query? */
+static bool
+has_lower_bound_call(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, has_lower_bound_call, context, 0);
+	if (is_lower_bound_call(node))
+		return true;
+	return expression_tree_walker(node, has_lower_bound_call, context);
+}
+
+static PlannedStmt *
+uuidv7_planner(UUIDV7_PLANNER_ARGS)
+{
+	if (has_lower_bound_call((Node *) parse, NULL))
+		parse = query_tree_mutator(parse, add_plan_time_bounds, NULL, QTW_DONT_COPY_QUERY);
+	if (prev_planner_hook)
+		return prev_planner_hook(UUIDV7_PLANNER_PASS);
+	return standard_planner(UUIDV7_PLANNER_PASS);
+}
+
+/* Install the planner hook (from _PG_init). */
+void
+uuidv7_plantime_init(void)
+{
+	prev_planner_hook = planner_hook;
+	planner_hook = uuidv7_planner;
+}
