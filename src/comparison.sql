@@ -1,17 +1,20 @@
 -- time comparisons: uuid against timestamptz with <, <=, >= and >, both ways
 --
--- Operators whose SQL the planner inlines: "id >= t" becomes "id >= <a uuid
--- constant>" (in a generic plan "id >= f($1)"), which a btree or BRIN index
--- on a uuid column serves and by which partitions on a uuid key are pruned,
--- with no operator family touched: any role may create them, in either
--- edition, and under row-level security they keep the index (uuid's own
--- comparisons are LEAKPROOF).  They answer as uuidv7_time_ops's C operators
--- (src/operators.c): an instant on a whole millisecond equals the smallest
--- UUIDv7 of that millisecond, any other instant stands just below the
--- smallest UUIDv7 of the next one, instants before 1970 just below the
--- smallest UUIDv7 of 1970, and instants after the last millisecond 48 bits
--- hold above every UUID.  Each is one comparison of uuids with a bound of
--- the instant (no error for any instant):
+-- Each is one comparison of uuids with a bound of the instant, which a btree
+-- or BRIN index on a uuid column serves and by which partitions on a uuid
+-- key are pruned, with no operator family touched: any role may create
+-- them, in either edition, and under row-level security they keep the index
+-- (uuid's own comparisons are LEAKPROOF).  The SQL edition's functions are
+-- those comparisons, which the planner inlines; the C edition's are
+-- LEAKPROOF C functions (src/operators.c) whose support function
+-- (src/comparison.c) returns the same comparisons when the planner
+-- simplifies them, parsing nothing, and adds a constant lower bound to one
+-- relative to now() (src/plantime.c).  They answer as uuidv7_time_ops's C
+-- operators: an instant on a whole millisecond equals the smallest UUIDv7 of
+-- that millisecond, any other instant stands just below the smallest UUIDv7
+-- of the next one, instants before 1970 just below the smallest UUIDv7 of
+-- 1970, and instants after the last millisecond 48 bits hold above every
+-- UUID (no error for any instant):
 --
 --   id < t    id <= uuidv7_last_before(t)
 --   id <= t   id <= uuidv7_last_not_after(t)

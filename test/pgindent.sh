@@ -22,8 +22,8 @@ mkdir "$work/src"
 cp "$TOP"/src/*.[ch] "$work/src/"
 ours=$( (grep -ho '^} [A-Z][A-Za-z0-9]*;' "$TOP"/src/*.[ch] | tr -d '};'
 	sed -n 's/^typedef struct [A-Za-z0-9]* \([A-Z][A-Za-z0-9]*\);$/\1/p' "$TOP"/src/*.[ch]) | tr '\n' ' ')
-perl "$tools/pgindent/pgindent" --indent="$tools/pg_bsd_indent/pg_bsd_indent" \
-	--typedefs="$tools/pgindent/typedefs.list" --list-of-typedefs="$ours" "$work"/src/*.[ch]
+(cd "$work" && perl "$tools/pgindent/pgindent" --indent="$tools/pg_bsd_indent/pg_bsd_indent" \
+	--typedefs="$tools/pgindent/typedefs.list" --list-of-typedefs="$ours" "$work"/src/*.[ch])
 changed=0
 for f in "$work"/src/*.[ch]; do
 	diff -u "$TOP/src/$(basename "$f")" "$f" || changed=1
