@@ -313,6 +313,89 @@ SET TimeZone = 'UTC';
 SET plan_cache_mode = auto;
 DEALLOCATE ALL;
 
+-- 7. What the constant must not reach, and what must be evaluated once
+-- (a) CHECK constraints relative to now(): PostgreSQL would take a constant
+-- there for a fact about every row (ATTACH would skip its scan, constraint
+-- exclusion would drop rows); the exact rewrite keeps them mutable
+CREATE TABLE staged (id uuid NOT NULL, v int, CHECK (id >= now() - interval '1 hour'));
+INSERT INTO staged VALUES (uuidv7_min(now() - interval '1 hour'), 1);
+CREATE TABLE later_parent (id uuid NOT NULL, v int) PARTITION BY RANGE (id);
+SELECT pg_sleep(0.01);
+SELECT uuidv7_min(now() - interval '1 hour') AS later_lower \gset
+-- (error: the row is below the partition's bound)
+ALTER TABLE later_parent ATTACH PARTITION staged FOR VALUES FROM (:'later_lower') TO (MAXVALUE);
+DROP TABLE later_parent, staged;
+CREATE TABLE listed (id uuid, v int, CHECK (id >= now() - interval '1 hour')) PARTITION BY LIST (v);
+CREATE TABLE listed_1 PARTITION OF listed FOR VALUES IN (1);
+INSERT INTO listed VALUES (uuidv7_min(now() - interval '1 hour'), 1);
+SELECT pg_sleep(0.01);
+SELECT id AS listed_id FROM listed \gset
+SET constraint_exclusion = on;
+SELECT count(*) AS found_by_key FROM listed WHERE id = :'listed_id';
+RESET constraint_exclusion;
+DROP TABLE listed;
+-- (b) a time or a key with a subquery is evaluated once
+EXPLAIN (COSTS OFF) SELECT count(*) FROM keys WHERE id >= (SELECT max(t) FROM instants WHERE t < 'infinity');
+EXPLAIN (COSTS OFF) SELECT count(*) FROM instants WHERE (SELECT max(id) FROM keys) >= now() - interval '1 hour' AND t IS NULL;
+-- (c) the support function serves its own functions only: put on another
+-- function, it leaves it alone
+CREATE FUNCTION public.uuidv7_time_ge(a int8, b int8) RETURNS bool LANGUAGE sql IMMUTABLE AS 'SELECT a >= b';
+ALTER FUNCTION public.uuidv7_time_ge(int8, int8) SUPPORT uuidv7_time_support;
+SELECT g, public.uuidv7_time_ge(g, 2) FROM generate_series(1, 3) g ORDER BY g;
+DROP FUNCTION public.uuidv7_time_ge(int8, int8);
+-- (d) an interval of months and days, counted in two conversions, in the
+-- zone of 5 and in one whose offsets are the largest PostgreSQL takes
+CREATE FUNCTION pg_temp.mixed_differences(zone text) RETURNS TABLE (queries int, differing int) LANGUAGE plpgsql AS $$
+DECLARE
+	span text;
+	answer bigint;
+	expected bigint;
+BEGIN
+	PERFORM set_config('TimeZone', zone, true);
+	queries := 0;
+	differing := 0;
+	FOR span IN SELECT s FROM unnest(ARRAY['1 mon 10 days', '2 mons 20 days', '1 mon -25 days', '-1 mon 25 days',
+										   '-1 mon -10 days', '1 year 1 day', '6 mons', '200 days']) AS s LOOP
+		EXECUTE format('SELECT count(*) FROM older WHERE id >= now() - interval %L', span) INTO answer;
+		EXECUTE format('SELECT count(*) FROM older WHERE uuidv7_timestamp(id) >= now() - interval %L', span) INTO expected;
+		queries := queries + 1;
+		differing := differing + (answer <> expected)::int;
+		EXECUTE format('SELECT count(*) FROM older WHERE id >= now() + interval %L - interval ''200 days''', span) INTO answer;
+		EXECUTE format('SELECT count(*) FROM older WHERE uuidv7_timestamp(id) >= now() + interval %L - interval ''200 days''', span) INTO expected;
+		queries := queries + 1;
+		differing := differing + (answer <> expected)::int;
+	END LOOP;
+	RETURN NEXT;
+END
+$$;
+SELECT * FROM pg_temp.mixed_differences('AAA+100BBB-100,M3.2.0,M11.1.0');
+SELECT * FROM pg_temp.mixed_differences('AAA+167BBB-167,J339,J95');
+SELECT * FROM pg_temp.mixed_differences('Pacific/Apia');
+
+-- and a zone where the two conversions of "1 mon 10 days" ahead each move
+-- the instant by most of a margin (found for the day the suite runs)
+CREATE TABLE ahead (id uuid);
+INSERT INTO ahead SELECT uuidv7_generate_at(now() + g * interval '1 hour') FROM generate_series(0, 50 * 24) g;
+CREATE FUNCTION pg_temp.shift(zone text, span interval) RETURNS float8 LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM set_config('TimeZone', zone, true);
+	RETURN extract(epoch FROM (now() + span) - now());
+END
+$$;
+SELECT coalesce((SELECT format('AAA+167BBB-167,J%s,J%s', st, (st + len - 1) % 365 + 1)
+				 FROM generate_series(1, 365) st, generate_series(30, 330, 30) len
+				 WHERE pg_temp.shift(format('AAA+167BBB-167,J%s,J%s', st, (st + len - 1) % 365 + 1), '1 mon 10 days')
+					   < 38 * 86400 - 336 * 3600
+				 ORDER BY st, len LIMIT 1), 'UTC') AS far_zone \gset
+SET TimeZone = :'far_zone';
+SELECT current_setting('TimeZone') <> 'UTC' AS zone_found,
+	(SELECT count(*) FROM ahead WHERE id >= now() + interval '1 mon 10 days')
+	= (SELECT count(*) FROM ahead WHERE uuidv7_timestamp(id) >= now() + interval '1 mon 10 days') AS exact,
+	(SELECT count(*) FROM ahead WHERE id >= uuidv7_min(now() + interval '1 mon 10 days'))
+	= (SELECT count(*) FROM ahead WHERE uuidv7_timestamp(id) >= now() + interval '1 mon 10 days') AS bounds_form_exact;
+SET TimeZone = 'UTC';
+DROP TABLE ahead;
+
 -- 6. Under row-level security, as a role that is neither superuser nor
 -- owner: the same plan-time pruning and the key's index ahead of the policy
 CREATE ROLE regress_time_predicates_reader;

@@ -28,11 +28,10 @@
  * and the planner keeps only the tighter of two lower bounds of one column
  * in its estimate.
  *
- * A lower bound relative to now() ("id >= now() - interval '1 hour'") also
- * gets, ANDed, the same bound of the earliest instant the expression can
- * take in this transaction or any later one (plantime.c), as a constant, so
- * that partitions before it are pruned at plan time even in a plan that is
- * kept and run again.
+ * These rewrites are exact, so they hold wherever the planner simplifies an
+ * expression (a CHECK constraint too).  The constant bound that a lower bound
+ * relative to now() also gets is added to queries only, before they are
+ * planned (plantime.c).
  *
  * IDENTIFICATION
  *	  src/comparison.c
@@ -184,15 +183,17 @@ bound_call(InstantBound which, Oid nspid, Node *ts)
 
 /*
  * "id <comparison> ts" as comparisons of uuids, or NULL to leave the call as
- * it is.
+ * it is.  Each of id and ts is evaluated as often as in the call, except
+ * that an "id >= ts" whose operands are plain expressions (neither volatile
+ * nor with a subquery) compares id with two bounds of ts.
  */
 static Node *
 simplify_time_comparison(TimeComparison comparison, Node *id, Node *ts, Oid nspid)
 {
 	bool		lower = (comparison == TIME_GE || comparison == TIME_GT);
 	bool		inclusive = (comparison == TIME_LE || comparison == TIME_GE);
-	TimestampTz earliest;
-	List	   *conditions;
+	Node	   *first;
+	Node	   *last_before;
 
 	if (IsA(ts, Const))
 	{
@@ -210,49 +211,30 @@ simplify_time_comparison(TimeComparison comparison, Node *id, Node *ts, Oid nspi
 		return (Node *) uuid_comparison(UUID_GE_OPERATOR, id, uuid_const(FIRST_NOT_BEFORE, t));
 	}
 
-	/* an expression evaluated more than once must give one answer */
+	/* (a bound call evaluates ts when a scan starts, not on every row) */
 	if (contain_volatile_functions(ts))
 		return NULL;
 
-	if (!lower)
+	if (!lower || !inclusive)
 	{
-		Node	   *bound = bound_call(inclusive ? LAST_NOT_AFTER : LAST_BEFORE, nspid, ts);
-
-		return bound ? (Node *) uuid_comparison(UUID_LE_OPERATOR, id, bound) : NULL;
-	}
-
-	if (!inclusive)
-	{
-		Node	   *bound = bound_call(LAST_NOT_AFTER, nspid, ts);
+		InstantBound which = (lower || inclusive) ? LAST_NOT_AFTER : LAST_BEFORE;
+		Node	   *bound = bound_call(which, nspid, ts);
 
 		if (bound == NULL)
 			return NULL;
-		conditions = list_make1(uuid_comparison(UUID_GT_OPERATOR, id, bound));
-	}
-	else
-	{
-		Node	   *first = bound_call(FIRST_NOT_BEFORE, nspid, ts);
-		Node	   *last_before = bound_call(LAST_BEFORE, nspid, ts);
-
-		if (first == NULL || last_before == NULL)
-			return NULL;
-		/* "id > last_before" alone where the key is not to be evaluated twice */
-		if (contain_volatile_functions(id) || contain_subplans(id))
-			conditions = list_make1(uuid_comparison(UUID_GT_OPERATOR, id, last_before));
-		else
-			conditions = list_make2(uuid_comparison(UUID_GE_OPERATOR, id, first),
-									uuid_comparison(UUID_GT_OPERATOR, copyObject(id), last_before));
+		return (Node *) uuid_comparison(lower ? UUID_GT_OPERATOR : UUID_LE_OPERATOR, id, bound);
 	}
 
-	/* the plan-time bound of a lower bound relative to now() */
-	if (uuidv7_now_lower_bound(ts, &earliest) &&
-		earliest >= UUIDV7_MIN_TIMESTAMPTZ && earliest <= UUIDV7_LAST_MS_TIMESTAMPTZ &&
-		!contain_volatile_functions(id) && !contain_subplans(id))
-		conditions = lappend(conditions,
-							 uuid_comparison(UUID_GE_OPERATOR, copyObject(id),
-											 uuid_const(FIRST_NOT_BEFORE, earliest)));
-
-	return list_length(conditions) == 1 ? linitial(conditions) : (Node *) make_andclause(conditions);
+	last_before = bound_call(LAST_BEFORE, nspid, ts);
+	if (last_before == NULL)
+		return NULL;
+	if (contain_volatile_functions(id) || contain_subplans(id) || contain_subplans(ts))
+		return (Node *) uuid_comparison(UUID_GT_OPERATOR, id, last_before);
+	first = bound_call(FIRST_NOT_BEFORE, nspid, ts);
+	if (first == NULL)
+		return NULL;
+	return (Node *) make_andclause(list_make2(uuid_comparison(UUID_GE_OPERATOR, id, first),
+											  uuid_comparison(UUID_GT_OPERATOR, copyObject(id), last_before)));
 }
 
 /*
@@ -273,8 +255,10 @@ uuidv7_time_support(PG_FUNCTION_ARGS)
 	if (!IsA(rawreq, SupportRequestSimplify))
 		PG_RETURN_POINTER(NULL);
 	call = ((SupportRequestSimplify *) rawreq)->fcall;
+	if (list_length(call->args) != 2 || call->funcresulttype != BOOLOID)
+		PG_RETURN_POINTER(NULL);
 	name = get_func_name(call->funcid);
-	if (name == NULL || list_length(call->args) != 2)
+	if (name == NULL)
 		PG_RETURN_POINTER(NULL);
 	for (comparison = TIME_LT; comparison <= TIME_GT; comparison++)
 		if (strcmp(name, comparison_function_names[comparison]) == 0)
@@ -285,12 +269,15 @@ uuidv7_time_support(PG_FUNCTION_ARGS)
 	/* the key on the left: "ts < id" is "id > ts" */
 	id = linitial(call->args);
 	ts = lsecond(call->args);
-	if (exprType(id) == TIMESTAMPTZOID)
+	if (getBaseType(exprType(id)) == TIMESTAMPTZOID)
 	{
 		id = lsecond(call->args);
 		ts = linitial(call->args);
 		comparison = TIME_GT - comparison;
 	}
+	/* (only the functions it was made for: one of each type) */
+	if (getBaseType(exprType(id)) != UUIDOID || getBaseType(exprType(ts)) != TIMESTAMPTZOID)
+		PG_RETURN_POINTER(NULL);
 
 	PG_RETURN_POINTER(simplify_time_comparison((TimeComparison) comparison, id, ts, get_func_namespace(call->funcid)));
 }

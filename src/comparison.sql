@@ -8,8 +8,8 @@
 -- those comparisons, which the planner inlines; the C edition's are
 -- LEAKPROOF C functions (src/operators.c) whose support function
 -- (src/comparison.c) returns the same comparisons when the planner
--- simplifies them, parsing nothing, and adds a constant lower bound to one
--- relative to now() (src/plantime.c).  They answer as uuidv7_time_ops's C
+-- simplifies them, parsing nothing (a planner hook adds to a query's lower
+-- bound relative to now() a constant one: src/plantime.c).  They answer as uuidv7_time_ops's C
 -- operators: an instant on a whole millisecond equals the smallest UUIDv7 of
 -- that millisecond, any other instant stands just below the smallest UUIDv7
 -- of the next one, instants before 1970 just below the smallest UUIDv7 of
@@ -91,7 +91,7 @@ AS 'MODULE_PATHNAME', 'uuidv7_time_support'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION uuidv7_time_support(pg_catalog.internal) IS
-'planner support of the time comparisons: each becomes a comparison of uuids, with a plan-time bound for lower bounds relative to now()';
+'planner support of the time comparisons: each becomes the comparison of uuids its SQL edition is written as';
 --#endif
 
 CREATE FUNCTION uuidv7_time_lt(id pg_catalog.uuid, ts pg_catalog.timestamptz) RETURNS pg_catalog.bool

@@ -7,12 +7,16 @@
  *
  * PostgreSQL prunes at plan time only by constants: "id >= now() - interval
  * '1 hour'" plans every partition, then prunes at executor start.  Where a
- * key is compared as at or after an instant t that is now(),
+ * query compares a key as at or after an instant t that is now(),
  * current_timestamp or transaction_timestamp(), plus or minus constant
- * intervals, this adds "AND id >= <a constant>": the smallest UUIDv7 of the
- * earliest instant t can be in this transaction or any later one.  The
- * condition as written stays, so the answer is the same; the constant only
- * lets the planner drop the partitions before it.
+ * intervals (uuidv7's time comparisons, uuid >= t or t <= uuid, or core's
+ * uuid comparisons with uuidv7_min(t)), a planner hook adds, before the query
+ * is planned, "AND id >= <a constant>": the smallest UUIDv7 of the earliest
+ * instant t can be in this transaction or any later one.  The condition as
+ * written stays, so the answer is the same; the constant only lets the
+ * planner drop the partitions before it.  Nothing else is touched: not
+ * CHECK constraints, for instance, where PostgreSQL would take the constant
+ * for a fact about every row.
  *
  * A plan may be kept and run again in later transactions (prepared
  * statements, PL/pgSQL, generic plans), so the constant must be no later
@@ -21,16 +25,15 @@
  * - now() is the start of the transaction, which only grows (as long as the
  *	 system clock does not step back);
  * - an interval's microseconds move t by exactly that much;
- * - its days and months are counted on the session's clock: a month lasts
- *	 28 to 31 days, and the offsets from UTC at the two ends (any time zone,
- *	 up to 167:59:59 either way in a POSIX TimeZone string) differ by less
- *	 than 336 hours.  The constant takes the shortest month and that margin,
- *	 once for each interval with days or months.
+ * - its months, then its days, are each added on the session's clock, one
+ *	 conversion from and back to UTC each: a month lasts 28 to 31 days, and
+ *	 the offsets from UTC at the two ends of a conversion (any time zone: a
+ *	 POSIX TimeZone string may give offsets up to 167:59:59 either way)
+ *	 differ by less than 336 hours.  The constant takes the shortest months
+ *	 and that margin for each conversion.
  *
- * The operators (comparison.c) add the constant when the planner simplifies
- * them.  For the bounds form, "id >= uuidv7_min(t)" (core's uuid
- * comparison), a planner hook adds it before planning: that needs the
- * library loaded when the query is planned (shared_preload_libraries).
+ * The hook works in sessions that have loaded the library: with uuidv7 in
+ * shared_preload_libraries, in every session.
  *
  * IDENTIFICATION
  *	  src/plantime.c
@@ -47,6 +50,7 @@
 #include "common/int.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
 #include "utils/builtins.h"
@@ -71,8 +75,23 @@
 #define UUID_LE_OPERATOR	2976
 #define UUID_GE_OPERATOR	2977
 
-/* how far a day or month count on a local clock can move an instant */
+/* how far one count of days or months on a local clock can move an instant */
 #define CALENDAR_MARGIN_USECS	(INT64CONST(336) * USECS_PER_HOUR)
+
+/*
+ * The C functions of uuidv7 (src/operators.c) behind comparisons that hold
+ * only for a key at or after the instant: uuid >= and > timestamptz,
+ * timestamptz <= and < uuid (uuidv7's operators and uuidv7_time_ops's,
+ * 0.2.0's "<" included), and the lower bounds of an instant (src/bounds.c,
+ * src/comparison.c).
+ */
+static const char *const at_or_after_symbols[] = {
+	"uuidv7_ge_timestamptz", "uuidv7_gt_timestamptz", "timestamptz_le_uuidv7",
+	"timestamptz_lt_uuidv7_0_3", "timestamptz_lt_uuidv7"
+};
+static const char *const lower_bound_symbols[] = {
+	"uuidv7_min", "uuidv7_first_not_before"
+};
 
 static planner_hook_type prev_planner_hook = NULL;
 
@@ -96,10 +115,8 @@ add_least_shift(TimestampTz *bound, const Interval *span, int sign)
 	/* a month lasts 28 to 31 days */
 	days += months * (months > 0 ? 28 : 31);
 	if (pg_mul_s64_overflow(days, USECS_PER_DAY, &shift) ||
-		pg_add_s64_overflow(shift, span->time * sign, &shift))
-		return false;
-	if ((span->month != 0 || span->day != 0) &&
-		pg_sub_s64_overflow(shift, CALENDAR_MARGIN_USECS, &shift))
+		pg_add_s64_overflow(shift, span->time * sign, &shift) ||
+		pg_sub_s64_overflow(shift, CALENDAR_MARGIN_USECS * ((span->month != 0) + (span->day != 0)), &shift))
 		return false;
 	return !pg_add_s64_overflow(*bound, shift, bound) && IS_VALID_TIMESTAMP(*bound);
 }
@@ -109,8 +126,8 @@ add_least_shift(TimestampTz *bound, const Interval *span, int sign)
  * minus constant intervals, set *bound to the earliest instant it can take
  * in this transaction or a later one, and return true.
  */
-bool
-uuidv7_now_lower_bound(Node *expr, TimestampTz *bound)
+static bool
+now_lower_bound(Node *expr, TimestampTz *bound)
 {
 	if (IsA(expr, FuncExpr))
 	{
@@ -145,32 +162,21 @@ uuidv7_now_lower_bound(Node *expr, TimestampTz *bound)
 		}
 		else if (funcid != F_TIMESTAMPTZ_PL_INTERVAL)
 			return false;
-		if (!IsA(span, Const) || ((Const *) span)->constisnull ||
-			!uuidv7_now_lower_bound(ts, bound))
+		if (!IsA(span, Const) || ((Const *) span)->constisnull || !now_lower_bound(ts, bound))
 			return false;
 		return add_least_shift(bound, DatumGetIntervalP(((Const *) span)->constvalue), sign);
 	}
 	return false;
 }
 
-/*
- * Is this a call of uuidv7's uuidv7_min() or uuidv7_first_not_before() (by
- * its C symbol, wherever the extension's schema is)?
- */
+/* Is this function one of uuidv7's C functions of these symbols? */
 static bool
-is_lower_bound_call(Node *node)
+is_uuidv7_function(Oid funcid, const char *const *symbols, int count)
 {
-	FuncExpr   *call;
 	HeapTuple	tuple;
 	bool		found = false;
 
-	if (!IsA(node, FuncExpr))
-		return false;
-	call = (FuncExpr *) node;
-	if (call->funcresulttype != UUIDOID || list_length(call->args) != 1 ||
-		exprType(linitial(call->args)) != TIMESTAMPTZOID)
-		return false;
-	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(call->funcid));
+	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
 	if (!HeapTupleIsValid(tuple))
 		return false;
 	if (((Form_pg_proc) GETSTRUCT(tuple))->prolang == ClanguageId)
@@ -179,45 +185,73 @@ is_lower_bound_call(Node *node)
 		bool		isnull;
 		Datum		library = SysCacheGetAttr(PROCOID, tuple, Anum_pg_proc_probin, &isnull);
 
-		found = (strcmp(symbol, "uuidv7_min") == 0 || strcmp(symbol, "uuidv7_first_not_before") == 0) &&
-			!isnull && strstr(TextDatumGetCString(library), "uuidv7") != NULL;
+		for (int i = 0; i < count && !found; i++)
+			found = strcmp(symbol, symbols[i]) == 0;
+		found = found && !isnull && strstr(TextDatumGetCString(library), "uuidv7") != NULL;
 	}
 	ReleaseSysCache(tuple);
 	return found;
 }
 
 /*
- * For "key >= uuidv7_min(t)" or "key > uuidv7_min(t)" (either way round) with
- * t relative to now(), "key >= <the smallest UUIDv7 of t's earliest
- * instant>"; else NULL.
+ * If op compares a key as at or after an instant, set *key and *ts and return
+ * true: "key >= ts" and its kin with uuidv7's time comparisons, "key >=
+ * uuidv7_min(ts)" and its kin with core's uuid comparisons.
+ */
+static bool
+at_or_after_comparison(OpExpr *op, Node **key, Node **ts)
+{
+	Node	   *left;
+	Node	   *right;
+	Oid			left_type;
+	Oid			right_type;
+
+	if (list_length(op->args) != 2)
+		return false;
+	left = linitial(op->args);
+	right = lsecond(op->args);
+	left_type = getBaseType(exprType(left));
+	right_type = getBaseType(exprType(right));
+	if ((left_type == UUIDOID && right_type == TIMESTAMPTZOID) ||
+		(left_type == TIMESTAMPTZOID && right_type == UUIDOID))
+	{
+		*key = left_type == UUIDOID ? left : right;
+		*ts = left_type == UUIDOID ? right : left;
+		return is_uuidv7_function(OidIsValid(op->opfuncid) ? op->opfuncid : get_opcode(op->opno),
+								  at_or_after_symbols, lengthof(at_or_after_symbols));
+	}
+	if (op->opno == UUID_GE_OPERATOR || op->opno == UUID_GT_OPERATOR)
+		*key = left;
+	else if (op->opno == UUID_LE_OPERATOR || op->opno == UUID_LT_OPERATOR)
+	{
+		*key = right;
+		right = left;
+	}
+	else
+		return false;
+	if (!IsA(right, FuncExpr) || list_length(((FuncExpr *) right)->args) != 1 ||
+		getBaseType(exprType(linitial(((FuncExpr *) right)->args))) != TIMESTAMPTZOID)
+		return false;
+	*ts = linitial(((FuncExpr *) right)->args);
+	return is_uuidv7_function(((FuncExpr *) right)->funcid, lower_bound_symbols, lengthof(lower_bound_symbols));
+}
+
+/*
+ * For a comparison of a key as at or after an instant relative to now(),
+ * "key >= <the smallest UUIDv7 of the instant's earliest value>"; else NULL.
  */
 static Node *
 plan_time_bound(OpExpr *op)
 {
 	Node	   *key;
-	Node	   *call;
+	Node	   *ts;
 	TimestampTz earliest;
 	pg_uuid_t  *bound;
 	OpExpr	   *ge;
 
-	if (list_length(op->args) != 2)
-		return NULL;
-	if (op->opno == UUID_GE_OPERATOR || op->opno == UUID_GT_OPERATOR)
-	{
-		key = linitial(op->args);
-		call = lsecond(op->args);
-	}
-	else if (op->opno == UUID_LE_OPERATOR || op->opno == UUID_LT_OPERATOR)
-	{
-		key = lsecond(op->args);
-		call = linitial(op->args);
-	}
-	else
-		return NULL;
-	if (!is_lower_bound_call(call) ||
-		!uuidv7_now_lower_bound(linitial(((FuncExpr *) call)->args), &earliest) ||
+	if (!at_or_after_comparison(op, &key, &ts) || !now_lower_bound(ts, &earliest) ||
 		earliest < UUIDV7_MIN_TIMESTAMPTZ || earliest > UUIDV7_LAST_MS_TIMESTAMPTZ ||
-		contain_volatile_functions(key))
+		contain_volatile_functions(key) || contain_subplans(key))
 		return NULL;
 
 	bound = palloc(sizeof(pg_uuid_t));
@@ -248,23 +282,27 @@ add_plan_time_bounds(Node *node, void *context)
 	return node;
 }
 
-/* Is there a call of a uuid function of a timestamptz anywhere in the query? */
+/* Does the query hold a comparison that gets a plan-time bound? */
 static bool
-has_lower_bound_call(Node *node, void *context)
+has_plan_time_bound(Node *node, void *context)
 {
+	Node	   *key;
+	Node	   *ts;
+	TimestampTz earliest;
+
 	if (node == NULL)
 		return false;
 	if (IsA(node, Query))
-		return query_tree_walker((Query *) node, has_lower_bound_call, context, 0);
-	if (is_lower_bound_call(node))
+		return query_tree_walker((Query *) node, has_plan_time_bound, context, 0);
+	if (IsA(node, OpExpr) && at_or_after_comparison((OpExpr *) node, &key, &ts) && now_lower_bound(ts, &earliest))
 		return true;
-	return expression_tree_walker(node, has_lower_bound_call, context);
+	return expression_tree_walker(node, has_plan_time_bound, context);
 }
 
 static PlannedStmt *
 uuidv7_planner(UUIDV7_PLANNER_ARGS)
 {
-	if (has_lower_bound_call((Node *) parse, NULL))
+	if (has_plan_time_bound((Node *) parse, NULL))
 		parse = query_tree_mutator(parse, add_plan_time_bounds, NULL, QTW_DONT_COPY_QUERY);
 	if (prev_planner_hook)
 		return prev_planner_hook(UUIDV7_PLANNER_PASS);

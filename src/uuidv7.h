@@ -26,7 +26,6 @@
 #define UUIDV7_H
 
 #include "datatype/timestamp.h"
-#include "nodes/nodes.h"
 #include "port/pg_bswap.h"
 #include "utils/uuid.h"
 
@@ -181,8 +180,7 @@ typedef struct InstantPlace
 extern void uuidv7_set_min_bound(pg_uuid_t *uuid, TimestampTz ts);
 extern void uuidv7_place_instant(InstantPlace *place, TimestampTz ts);
 
-/* plantime.c: lower bounds of times relative to now(), at plan time */
-extern bool uuidv7_now_lower_bound(Node *expr, TimestampTz *bound);
+/* plantime.c: constant lower bounds of times relative to now() */
 extern void uuidv7_plantime_init(void);
 
 /* time.c */
