@@ -32,6 +32,11 @@
  *	 differ by less than 336 hours.  The constant takes the shortest months
  *	 and that margin for each conversion.
  *
+ * Where the comparison could raise an error in this transaction (a step of
+ * the expression out of the range of timestamps, or uuidv7_min() of an
+ * instant past year 10889), nothing is added: the constant could leave no
+ * partition to scan, and the error would not be raised.
+ *
  * The hook works in sessions that have loaded the library: with uuidv7 in
  * shared_preload_libraries, in every session.
  *
@@ -89,45 +94,72 @@ static const char *const at_or_after_symbols[] = {
 	"uuidv7_ge_timestamptz", "uuidv7_gt_timestamptz", "timestamptz_le_uuidv7",
 	"timestamptz_lt_uuidv7_0_3", "timestamptz_lt_uuidv7"
 };
-static const char *const lower_bound_symbols[] = {
-	"uuidv7_min", "uuidv7_first_not_before"
-};
+static const char *const lower_bound_symbols[] = {"uuidv7_first_not_before"};
+static const char *const raising_bound_symbols[] = {"uuidv7_min"};
 
 static planner_hook_type prev_planner_hook = NULL;
 
+/* The span an instant can take: its earliest and latest value. */
+typedef struct InstantSpan
+{
+	TimestampTz earliest;
+	TimestampTz latest;
+} InstantSpan;
+
 /*
- * Move *bound by the least an interval, added (sign 1) or subtracted (sign
- * -1), can move an instant; false where that does not fit.
+ * Move a span by one count of months or days on a local clock (shortest and
+ * longest: 28 and 31 days a month), plus the margin of its conversion; false
+ * where an end leaves the range of timestamps, where PostgreSQL could raise
+ * an error.
  */
 static bool
-add_least_shift(TimestampTz *bound, const Interval *span, int sign)
+shift_span(InstantSpan *span, int64 count, int64 shortest_days, int64 longest_days)
 {
-	int64		months = (int64) span->month * sign;
-	int64		days = (int64) span->day * sign;
-	int64		shift;
+	int64		least;
+	int64		most;
 
+	if (count == 0)
+		return true;
+	if (pg_mul_s64_overflow(count, count > 0 ? shortest_days : longest_days, &least) ||
+		pg_mul_s64_overflow(least, USECS_PER_DAY, &least) ||
+		pg_sub_s64_overflow(least, CALENDAR_MARGIN_USECS, &least) ||
+		pg_mul_s64_overflow(count, count > 0 ? longest_days : shortest_days, &most) ||
+		pg_mul_s64_overflow(most, USECS_PER_DAY, &most) ||
+		pg_add_s64_overflow(most, CALENDAR_MARGIN_USECS, &most) ||
+		pg_add_s64_overflow(span->earliest, least, &span->earliest) ||
+		pg_add_s64_overflow(span->latest, most, &span->latest))
+		return false;
+	return IS_VALID_TIMESTAMP(span->earliest) && IS_VALID_TIMESTAMP(span->latest);
+}
+
+/*
+ * Add an interval (sign 1) or subtract it (sign -1) as PostgreSQL does:
+ * months, then days, on the session's clock, then microseconds.
+ */
+static bool
+add_interval(InstantSpan *span, const Interval *interval, int sign)
+{
 #ifdef INTERVAL_NOT_FINITE
-	if (INTERVAL_NOT_FINITE(span))
+	if (INTERVAL_NOT_FINITE(interval))
 		return false;
 #endif
-	if (span->time == PG_INT64_MIN)
+	if (interval->time == PG_INT64_MIN ||
+		!shift_span(span, (int64) interval->month * sign, 28, 31) ||
+		!shift_span(span, (int64) interval->day * sign, 1, 1) ||
+		pg_add_s64_overflow(span->earliest, interval->time * sign, &span->earliest) ||
+		pg_add_s64_overflow(span->latest, interval->time * sign, &span->latest))
 		return false;
-	/* a month lasts 28 to 31 days */
-	days += months * (months > 0 ? 28 : 31);
-	if (pg_mul_s64_overflow(days, USECS_PER_DAY, &shift) ||
-		pg_add_s64_overflow(shift, span->time * sign, &shift) ||
-		pg_sub_s64_overflow(shift, CALENDAR_MARGIN_USECS * ((span->month != 0) + (span->day != 0)), &shift))
-		return false;
-	return !pg_add_s64_overflow(*bound, shift, bound) && IS_VALID_TIMESTAMP(*bound);
+	return IS_VALID_TIMESTAMP(span->earliest) && IS_VALID_TIMESTAMP(span->latest);
 }
 
 /*
  * If expr is now(), current_timestamp or transaction_timestamp(), plus or
- * minus constant intervals, set *bound to the earliest instant it can take
- * in this transaction or a later one, and return true.
+ * minus constant intervals, set *span to the earliest value it can take in
+ * this transaction or a later one, and the latest it can take in this one,
+ * and return true; false where it could raise an error.
  */
 static bool
-now_lower_bound(Node *expr, TimestampTz *bound)
+now_span(Node *expr, InstantSpan *span)
 {
 	if (IsA(expr, FuncExpr))
 	{
@@ -135,14 +167,14 @@ now_lower_bound(Node *expr, TimestampTz *bound)
 
 		if ((call->funcid != F_NOW && call->funcid != F_TRANSACTION_TIMESTAMP) || call->args != NIL)
 			return false;
-		*bound = GetCurrentTransactionStartTimestamp();
+		span->earliest = span->latest = GetCurrentTransactionStartTimestamp();
 		return true;
 	}
 	if (IsA(expr, SQLValueFunction))
 	{
 		if (((SQLValueFunction *) expr)->op != SVFOP_CURRENT_TIMESTAMP)
 			return false;
-		*bound = GetCurrentTransactionStartTimestamp();
+		span->earliest = span->latest = GetCurrentTransactionStartTimestamp();
 		return true;
 	}
 	if (IsA(expr, OpExpr) && list_length(((OpExpr *) expr)->args) == 2)
@@ -150,7 +182,7 @@ now_lower_bound(Node *expr, TimestampTz *bound)
 		OpExpr	   *op = (OpExpr *) expr;
 		Oid			funcid = OidIsValid(op->opfuncid) ? op->opfuncid : get_opcode(op->opno);
 		Node	   *ts = linitial(op->args);
-		Node	   *span = lsecond(op->args);
+		Node	   *interval = lsecond(op->args);
 		int			sign = 1;
 
 		if (funcid == F_TIMESTAMPTZ_MI_INTERVAL)
@@ -158,13 +190,13 @@ now_lower_bound(Node *expr, TimestampTz *bound)
 		else if (funcid == F_INTERVAL_PL_TIMESTAMPTZ)
 		{
 			ts = lsecond(op->args);
-			span = linitial(op->args);
+			interval = linitial(op->args);
 		}
 		else if (funcid != F_TIMESTAMPTZ_PL_INTERVAL)
 			return false;
-		if (!IsA(span, Const) || ((Const *) span)->constisnull || !now_lower_bound(ts, bound))
+		if (!IsA(interval, Const) || ((Const *) interval)->constisnull || !now_span(ts, span))
 			return false;
-		return add_least_shift(bound, DatumGetIntervalP(((Const *) span)->constvalue), sign);
+		return add_interval(span, DatumGetIntervalP(((Const *) interval)->constvalue), sign);
 	}
 	return false;
 }
@@ -196,10 +228,11 @@ is_uuidv7_function(Oid funcid, const char *const *symbols, int count)
 /*
  * If op compares a key as at or after an instant, set *key and *ts and return
  * true: "key >= ts" and its kin with uuidv7's time comparisons, "key >=
- * uuidv7_min(ts)" and its kin with core's uuid comparisons.
+ * uuidv7_min(ts)" and its kin with core's uuid comparisons (*raises: whose
+ * bound function raises an error for an instant past what a UUIDv7 holds).
  */
 static bool
-at_or_after_comparison(OpExpr *op, Node **key, Node **ts)
+at_or_after_comparison(OpExpr *op, Node **key, Node **ts, bool *raises)
 {
 	Node	   *left;
 	Node	   *right;
@@ -217,6 +250,7 @@ at_or_after_comparison(OpExpr *op, Node **key, Node **ts)
 	{
 		*key = left_type == UUIDOID ? left : right;
 		*ts = left_type == UUIDOID ? right : left;
+		*raises = false;
 		return is_uuidv7_function(OidIsValid(op->opfuncid) ? op->opfuncid : get_opcode(op->opno),
 								  at_or_after_symbols, lengthof(at_or_after_symbols));
 	}
@@ -233,7 +267,26 @@ at_or_after_comparison(OpExpr *op, Node **key, Node **ts)
 		getBaseType(exprType(linitial(((FuncExpr *) right)->args))) != TIMESTAMPTZOID)
 		return false;
 	*ts = linitial(((FuncExpr *) right)->args);
-	return is_uuidv7_function(((FuncExpr *) right)->funcid, lower_bound_symbols, lengthof(lower_bound_symbols));
+	*raises = is_uuidv7_function(((FuncExpr *) right)->funcid, raising_bound_symbols, lengthof(raising_bound_symbols));
+	return *raises ||
+		is_uuidv7_function(((FuncExpr *) right)->funcid, lower_bound_symbols, lengthof(lower_bound_symbols));
+}
+
+/*
+ * Whether op compares a key as at or after an instant relative to now() that
+ * gets a plan-time bound, and the instant's span.  Not where the comparison
+ * could raise an error, which the bound could spare it by leaving no row.
+ */
+static bool
+gets_plan_time_bound(OpExpr *op, Node **key, InstantSpan *span)
+{
+	Node	   *ts;
+	bool		raises;
+
+	return at_or_after_comparison(op, key, &ts, &raises) && now_span(ts, span) &&
+		span->earliest >= UUIDV7_MIN_TIMESTAMPTZ && span->earliest <= UUIDV7_LAST_MS_TIMESTAMPTZ &&
+		(!raises || span->latest <= UUIDV7_LAST_MS_TIMESTAMPTZ) &&
+		!contain_volatile_functions(*key) && !contain_subplans(*key);
 }
 
 /*
@@ -244,18 +297,15 @@ static Node *
 plan_time_bound(OpExpr *op)
 {
 	Node	   *key;
-	Node	   *ts;
-	TimestampTz earliest;
+	InstantSpan span;
 	pg_uuid_t  *bound;
 	OpExpr	   *ge;
 
-	if (!at_or_after_comparison(op, &key, &ts) || !now_lower_bound(ts, &earliest) ||
-		earliest < UUIDV7_MIN_TIMESTAMPTZ || earliest > UUIDV7_LAST_MS_TIMESTAMPTZ ||
-		contain_volatile_functions(key) || contain_subplans(key))
+	if (!gets_plan_time_bound(op, &key, &span))
 		return NULL;
 
 	bound = palloc(sizeof(pg_uuid_t));
-	uuidv7_set_min_bound(bound, earliest);
+	uuidv7_set_min_bound(bound, span.earliest);
 	ge = (OpExpr *) make_opclause(UUID_GE_OPERATOR, BOOLOID, false, (Expr *) copyObject(key),
 								  (Expr *) makeConst(UUIDOID, -1, InvalidOid, UUID_LEN,
 													 UUIDPGetDatum(bound), false, false),
@@ -287,14 +337,13 @@ static bool
 has_plan_time_bound(Node *node, void *context)
 {
 	Node	   *key;
-	Node	   *ts;
-	TimestampTz earliest;
+	InstantSpan span;
 
 	if (node == NULL)
 		return false;
 	if (IsA(node, Query))
 		return query_tree_walker((Query *) node, has_plan_time_bound, context, 0);
-	if (IsA(node, OpExpr) && at_or_after_comparison((OpExpr *) node, &key, &ts) && now_lower_bound(ts, &earliest))
+	if (IsA(node, OpExpr) && gets_plan_time_bound((OpExpr *) node, &key, &span))
 		return true;
 	return expression_tree_walker(node, has_plan_time_bound, context);
 }
