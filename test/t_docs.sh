@@ -8,6 +8,11 @@
 # says why in the comment right above it, <!-- needs: WHAT -->, and is
 # counted as skipped (WHAT: citus, pg_cron, restart, a client...).
 #
+# Then the reference: every function, type, domain, aggregate and setting of
+# uuidv7 and uuidv7_time_ops (from the catalog of a database with both), every
+# function of the SQL edition (from its assembled script) and every SQLSTATE
+# the sources raise must appear in README.md's Reference section.
+#
 # (README.md joins the pages checked as it is rewritten by task: issue #33.)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -111,4 +116,55 @@ for f in failed:
 sys.exit(1 if failed or rc != 0 else 0)
 PY
 done
+
+# the reference against the catalog, the SQL edition's script and the sources
+psql_q "CREATE DATABASE docs_reference" >/dev/null
+"$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 -d docs_reference >"$work/catalog.txt" <<'SQL'
+SET client_min_messages = warning;
+CREATE EXTENSION uuidv7;
+CREATE EXTENSION uuidv7_time_ops;
+SELECT DISTINCT CASE d.classid WHEN 'pg_proc'::regclass THEN 'function ' || p.proname
+							   ELSE 'type ' || t.typname END
+FROM pg_depend d
+	LEFT JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+	LEFT JOIN pg_type t ON d.classid = 'pg_type'::regclass AND t.oid = d.objid
+WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+	AND d.refobjid IN (SELECT oid FROM pg_extension WHERE extname IN ('uuidv7', 'uuidv7_time_ops'))
+	AND (p.oid IS NOT NULL OR (t.oid IS NOT NULL AND t.typname !~ '^_'))
+UNION
+SELECT 'setting ' || name FROM pg_settings WHERE name LIKE 'uuidv7.%';
+SQL
+/usr/bin/python3 - "$TOP" "$("$PG_CONFIG" --includedir-server)/utils/errcodes.h" "$work/catalog.txt" <<'PY' || status=1
+import re, subprocess, sys, pathlib
+
+top, errcodes_h, catalog = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+readme = (top / "README.md").read_text()
+ref = readme[readme.index("\n## Reference\n") + 1:]
+ref = ref[:re.search(r"^## ", ref[3:], re.M).start() + 3]
+listed = [line for line in open(catalog).read().split("\n") if line.strip()]
+# the SQL edition's functions, from its script as make assembles it
+makefile = (top / "Makefile").read_text()
+sources = [w for w in re.search(r"UUIDV7_SOURCES = \$\(addprefix src/,(.*?)\)\n", makefile, re.S).group(1).split()
+		   if w != "\\"]
+script = subprocess.run(["awk", "-f", str(top / "src/assemble.awk"), "-v", "edition=sql"] +
+						[str(top / "src" / f) for f in sources], capture_output=True, text=True, check=True).stdout
+listed += ["SQL edition function " + n for n in
+		   sorted(set(re.findall(r"^CREATE (?:FUNCTION|PROCEDURE|AGGREGATE) ([a-z_0-9]+)\(", script, re.M)))]
+missing = [item for item in listed if "`" + item.split()[-1] not in ref]
+# the SQLSTATEs the C and SQL sources raise, in the Errors table
+codes = {m.group(1): "".join(m.groups()[1:]) for m in re.finditer(
+	r"#define (ERRCODE_[A-Z_0-9]+)\s+MAKE_SQLSTATE\('(.)','(.)','(.)','(.)','(.)'\)", open(errcodes_h).read())}
+raised = set()
+for f in (top / "src").glob("*.c"):
+	raised |= {codes[c] for c in re.findall(r"errcode\((ERRCODE_[A-Z_0-9]+)\)", f.read_text())}
+for f in (top / "src").glob("*.sql"):
+	for c in re.findall(r"ERRCODE\s*=\s*'([A-Za-z0-9_]+)'", f.read_text()):
+		raised.add(c if re.fullmatch(r"[0-9A-Z]{5}", c) else codes["ERRCODE_" + c.upper()])
+errors = ref[ref.index("### Errors"):]
+missing += ["SQLSTATE " + c for c in sorted(raised) if c not in errors]
+print(f"docs: reference: {len(listed)} objects and settings, {len(raised)} SQLSTATEs checked")
+for m in missing:
+	print(f"  FAILED not in README.md's reference: {m}")
+sys.exit(1 if missing else 0)
+PY
 exit $status
