@@ -36,7 +36,7 @@ ORDER BY p.oid::regprocedure::text COLLATE "C";
 -- rewritten with the instant a column (the expression form, as for a
 -- parameter), and not rewritten at all (a volatile instant: the C function
 -- answers).  Keys and instants at the edges and at random around them.
-CREATE TEMP TABLE keys (id uuid);
+CREATE TABLE keys (id uuid);
 INSERT INTO keys VALUES (NULL), ('00000000-0000-0000-0000-000000000000'), ('00000000-0000-7000-8000-000000000000'),
 	('01941f29-7c00-7000-8000-000000000000'), ('01941f29-7c00-6fff-ffff-ffffffffffff'),
 	('01941f29-7c00-7000-7fff-ffffffffffff'), ('01941f29-7c00-7abc-9def-0123456789ab'),
@@ -44,7 +44,7 @@ INSERT INTO keys VALUES (NULL), ('00000000-0000-0000-0000-000000000000'), ('0000
 	('ffffffff-ffff-7000-8000-000000000000'), ('ffffffff-ffff-ffff-ffff-ffffffffffff');
 INSERT INTO keys SELECT uuidv7_generate_at('2025-01-01 00:00+00'::timestamptz + (random() * 4000 - 2000)::int * interval '1 us')
 FROM generate_series(1, 40);
-CREATE TEMP TABLE instants (t timestamptz);
+CREATE TABLE instants (t timestamptz);
 INSERT INTO instants VALUES (NULL), ('-infinity'), ('1969-12-31 23:59:59.999999+00'), ('1970-01-01 00:00:00+00'),
 	('1970-01-01 00:00:00.000001+00'), ('2025-01-01 00:00:00+00'), ('2025-01-01 00:00:00.0005+00'),
 	('2025-01-01 00:00:00.001+00'), ('2024-12-31 23:59:59.999999+00'), ('10889-08-02 05:31:50.654999+00'),
@@ -426,5 +426,5 @@ DROP ROLE regress_time_predicates_reader;
 
 RESET enable_seqscan;
 RESET enable_bitmapscan;
-DROP TABLE recent, older;
+DROP TABLE recent, older, keys, instants;
 DROP FUNCTION public.regress_volatile(timestamptz);
