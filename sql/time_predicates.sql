@@ -335,8 +335,12 @@ SELECT count(*) AS found_by_key FROM listed WHERE id = :'listed_id';
 RESET constraint_exclusion;
 DROP TABLE listed;
 -- (b) a time or a key with a subquery is evaluated once
-EXPLAIN (COSTS OFF) SELECT count(*) FROM keys WHERE id >= (SELECT max(t) FROM instants WHERE t < 'infinity');
-EXPLAIN (COSTS OFF) SELECT count(*) FROM instants WHERE (SELECT max(id) FROM keys) >= now() - interval '1 hour' AND t IS NULL;
+SELECT q.form, count(*) FILTER (WHERE p ~ '^\s*InitPlan') AS subqueries_planned,
+	count(*) FILTER (WHERE p ~ 'uuidv7_(first_not_before|last_before)') AS conditions_with_a_bound
+FROM (VALUES ('id >= (SELECT max(t) FROM instants WHERE t < ''infinity'')', 'SELECT count(*) FROM keys WHERE '),
+			 ('(SELECT max(id) FROM keys) >= now() - interval ''1 hour''', 'SELECT count(*) FROM instants WHERE t IS NULL AND ')) AS q(form, query),
+	LATERAL pg_temp.plan_lines(q.query || q.form) AS p
+GROUP BY q.form ORDER BY q.form COLLATE "C";
 -- (c) a comparison that raises an error raises it still: no constant that
 -- would leave no partition to scan (a timestamp out of range in a step, an
 -- instant uuidv7_min() refuses)
