@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# test/t_cron.sh: the README's pg_cron recipe ("Keeping partitions ahead and
-# retiring old ones"), run by pg_cron itself.
+# test/t_cron.sh: the pg_cron recipe of docs/partitioning.md ("Keeping it
+# ahead, on a schedule"), run by pg_cron itself.
 #
-# The block of SQL the README marks is taken from the README as it stands and
+# The block of SQL the page marks is taken from the page as it stands and
 # scheduled; then each job's schedule is moved to every minute (in the table
 # cron.job, which pg_cron watches) and the test waits for the runs (pg_cron
 # before 1.5 counts in whole minutes, so this takes up to about a minute).  It checks that both jobs succeeded in
@@ -50,12 +50,12 @@ if ! install_pg_cron; then
 	exit 77
 fi
 
-# the recipe, exactly as the README shows it
-awk '/<!-- test\/t_cron.sh runs this block/ { marked = 1; next }
+# the recipe, exactly as the page shows it
+awk '/<!-- needs: pg_cron \(test\/t_cron.sh runs this block\) -->/ { marked = 1; next }
 	marked && /^```sql$/ { inside = 1; next }
 	inside && /^```$/ { exit }
-	inside { print }' "$TOP/README.md" >"$work/recipe.sql"
-grep -q 'cron.schedule' "$work/recipe.sql" || { echo "no recipe found in README.md" >&2; exit 1; }
+	inside { print }' "$TOP/docs/partitioning.md" >"$work/recipe.sql"
+grep -q 'cron.schedule' "$work/recipe.sql" || { echo "no recipe found in docs/partitioning.md" >&2; exit 1; }
 
 # jobs reach the server through its socket, TCP being off
 cluster_init uuidv7-cron "shared_preload_libraries = 'pg_cron'" "cron.database_name = 'postgres'"
