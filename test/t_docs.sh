@@ -6,7 +6,9 @@
 # an output block (``` with no language, only blank lines between), psql's
 # output must be that (trailing blanks aside).  A block that cannot run here
 # says why in the comment right above it, <!-- needs: WHAT -->, and is
-# counted as skipped (WHAT: citus, pg_cron, restart, a client...).  A
+# counted as skipped (WHAT: citus, pg_cron, restart, a client...; a step
+# the suite's cluster is made with, such as the public-id key file, says
+# so).  A
 # block whose output shows an ERROR is expected to fail that way: it runs
 # with errors reported tersely, and the page goes on.
 #
@@ -23,7 +25,13 @@ find_pg_config
 pages=("$TOP"/docs/*.md)
 [ -e "${pages[0]}" ] || { echo "no pages in docs/"; exit 77; }
 
-cluster_start uuidv7-docs "shared_preload_libraries = 'uuidv7'"
+# (with a key file for public ids, as docs/public-ids.md sets one up: a
+# fixed key, where a reader makes a random one)
+cluster_init uuidv7-docs "shared_preload_libraries = 'uuidv7'" "uuidv7.public_id_key_file = 'uuidv7.keys'"
+printf '# the suite'"'"'s key\n* 2b7e151628aed2a6abf7158809cf4f3c\n' >"$CLUSTER_DIR/data/uuidv7.keys"
+chmod 600 "$CLUSTER_DIR/data/uuidv7.keys"
+[ "$(id -u)" -eq 0 ] && chown "$PG_OS_USER" "$CLUSTER_DIR/data/uuidv7.keys"
+cluster_run
 work=$(mktemp -d /tmp/uuidv7-docs.XXXXXX)
 chmod 755 "$work"
 trap 'cluster_stop_all; rm -rf "$work"' EXIT
