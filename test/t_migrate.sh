@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_migrate.sh: the README's migration from a bigserial key ("From
+# test/t_migrate.sh: the migration from a bigserial key of docs/migrating.md ("From
 # bigserial or version 4 keys"), run as it stands while a client keeps
 # inserting, then the adoption of the result; and a table of version 4 keys
 # refused by uuidv7_adopt_table with the count of them.
@@ -22,8 +22,8 @@ trap 'rm -rf "$work"; cluster_stop_all' EXIT
 awk '/<!-- test\/t_migrate.sh runs this block/ { marked = 1; next }
 	marked && /^```sql$/ { inside = 1; next }
 	inside && /^```$/ { exit }
-	inside { print }' "$TOP/README.md" >"$work/recipe.sql"
-grep -q 'PRIMARY KEY USING INDEX' "$work/recipe.sql" || { echo "no recipe found in README.md" >&2; exit 1; }
+	inside { print }' "$TOP/docs/migrating.md" >"$work/recipe.sql"
+grep -q 'PRIMARY KEY USING INDEX' "$work/recipe.sql" || { echo "no recipe found in docs/migrating.md" >&2; exit 1; }
 
 cluster_start uuidv7-migrate
 "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 <<'SQL'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_migration_tools.sh: the README's migrations ("In a migration tool")
+# test/t_migration_tools.sh: the migrations of docs/migrating.md ("In a migration tool")
 # as they stand, through two real tools: Alembic (Debian's python3-alembic,
 # on psycopg2) and node-pg-migrate (from npm).  For each, in a database of
 # its own holding a live table "orders" keyed by uuid7:
@@ -24,12 +24,12 @@ chmod 755 "$work"
 trap 'rm -rf "$work"; cluster_stop_all' EXIT
 (cd "$work" && npm install --silent --no-audit --no-fund node-pg-migrate@7 pg@8 >/dev/null)
 
-# readme_block NAME: the README's code block marked for this test as NAME
+# readme_block NAME: docs/migrating.md's code block marked for this test as NAME
 readme_block() {
 	awk -v name="$1" '$0 == "<!-- test/t_migration_tools.sh runs this block: " name " -->" { marked = 1; next }
 		marked && /^```[a-z]+$/ { inside = 1; next }
 		inside && /^```$/ { exit }
-		inside { print }' "$TOP/README.md"
+		inside { print }' "$TOP/docs/migrating.md"
 }
 
 cluster_start uuidv7-migration-tools
