@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test/t_docs.sh: the documentation's examples are tests.  Every ```sql
-# block of each page of docs/ runs, in the page's order, in one psql session
+# block of README.md and of each page of docs/ runs, in the page's order, in one psql session
 # on a fresh database of a cluster with uuidv7 preloaded, as a reader pasting
 # them would; the first error fails the page.  Where a block is followed by
 # an output block (``` with no language, only blank lines between), psql's
@@ -8,7 +8,7 @@
 # says why in the comment right above it, <!-- needs: WHAT -->, and is
 # counted as skipped (WHAT: citus, pg_cron, restart, a client...; a step
 # the suite's cluster is made with, such as the public-id key file, says
-# so).  A
+# so; "PostgreSQL 14 or later" runs on those majors).  A
 # block whose output shows an ERROR is expected to fail that way: it runs
 # with errors reported tersely, and the page goes on.
 #
@@ -16,14 +16,11 @@
 # uuidv7 and uuidv7_time_ops (from the catalog of a database with both), every
 # function of the SQL edition (from its assembled script) and every SQLSTATE
 # the sources raise must appear in README.md's Reference section.
-#
-# (README.md joins the pages checked as it is rewritten by task: issue #33.)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
 
-pages=("$TOP"/docs/*.md)
-[ -e "${pages[0]}" ] || { echo "no pages in docs/"; exit 77; }
+pages=("$TOP"/README.md "$TOP"/docs/*.md)
 
 # (with a key file for public ids, as docs/public-ids.md sets one up: a
 # fixed key, where a reader makes a random one)
@@ -40,11 +37,12 @@ status=0
 for page in "${pages[@]}"; do
 	name=$(basename "$page" .md)
 	db="docs_${name//-/_}"
+	db=${db,,}
 	# the page's blocks as one psql script, each block's output marked
-	/usr/bin/python3 - "$page" "$work/$name" <<'PY'
+	/usr/bin/python3 - "$page" "$work/$name" "$PG_MAJOR" <<'PY'
 import json, re, sys
 
-page, out = sys.argv[1], sys.argv[2]
+page, out, major = sys.argv[1], sys.argv[2], int(sys.argv[3])
 lines = open(page, encoding="utf-8").read().split("\n")
 blocks, i = [], 0
 while i < len(lines):
@@ -54,6 +52,10 @@ while i < len(lines):
             j += 1
         above = lines[i - 1].strip() if i > 0 else ""
         need = re.fullmatch(r"<!-- needs: (.+) -->", above)
+        # (a block for newer servers only says which: "PostgreSQL 14 or later")
+        newer = need and re.fullmatch(r"PostgreSQL ([0-9]+) or later", need.group(1))
+        if newer and major >= int(newer.group(1)):
+            need = None
         block = {"line": i + 1, "sql": "\n".join(lines[i + 1:j]), "needs": need.group(1) if need else None,
                  "output": None}
         k = j + 1
@@ -103,8 +105,9 @@ for line in open(base + ".out", encoding="utf-8").read().split("\n"):
         outputs[current].append(line)
 
 def norm(text):
-    # (psql names the script and line of an error: a reader's psql does not)
-    return "\n".join(re.sub(r"^psql:[^:]*:[0-9]+: ", "", l.rstrip())
+    # (psql names the script and line of an error, and a terse error its
+    # position: a reader's psql shows them otherwise)
+    return "\n".join(re.sub(r" at character [0-9]+$", "", re.sub(r"^psql:[^:]*:[0-9]+: ", "", l.rstrip()))
                      for l in text.strip("\n").split("\n")).strip("\n")
 
 ran = compared = 0
