@@ -297,7 +297,7 @@ BEGIN
 			IF not_v7 > 0 THEN
 				RAISE EXCEPTION 'table "%" has % keys that are not version 7 UUIDs', table_name, not_v7
 					USING ERRCODE = 'check_violation',
-						  HINT = format('List them with SELECT %I FROM %s WHERE uuidv7_timestamp(%I) IS NULL; a time-partitioned table cannot hold them (see "From bigserial or version 4 keys" in the README).',
+						  HINT = format('List them with SELECT %I FROM %s WHERE uuidv7_timestamp(%I) IS NULL; a time-partitioned table cannot hold them (see "From bigserial or version 4 keys" in docs/migrating.md).',
 										key_column, tbl, key_column);
 			END IF;
 			COMMIT;

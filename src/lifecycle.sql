@@ -90,7 +90,7 @@ COMMENT ON FUNCTION uuidv7_lock_for_upkeep(pg_catalog.regclass[], pg_catalog.tex
 -- period's table by DELETE and INSERT, in one statement; the number of rows
 -- moved.  The moved rows carry this transaction's id, so that a REPEATABLE
 -- READ or SERIALIZABLE transaction with an older snapshot does not see them
--- where they are now (README, "What the SQL edition cannot keep"), and the
+-- where they are now (docs/partitioning.md, "Rows that arrive early"), and the
 -- tables' DELETE and INSERT triggers fire; refused where foreign keys
 -- reference the table, which the DELETE would make act.  What the SQL
 -- edition moves rows with, and the C edition where DEFAULT is not a heap

@@ -7,7 +7,7 @@
 # - first the adoption migration without its switch: the tool's transaction
 #   makes uuidv7_adopt_table stop with 25001, and nothing changes (both
 #   tools run the pending migrations in one transaction by default);
-# - then both migrations of the README: a partitioned table with its first
+# - then both migrations of docs/migrating.md: a partitioned table with its first
 #   periods in a transactional migration, and the adoption of "orders" in a
 #   non-transactional one.  Checked: the tool succeeds, "events" has its
 #   DEFAULT partition and four monthly ones, "orders" is partitioned and
@@ -48,7 +48,7 @@ outcome() { # outcome DB: what the migrations left
 }
 # tool_runs LABEL DB RUN ADOPTION BLOCK: the tool's run (shell function RUN)
 # with the adoption migration in file ADOPTION written without its switch,
-# then as the README's BLOCK writes it; prints both outcomes (relkind and
+# then as the page's BLOCK writes it; prints both outcomes (relkind and
 # rows of orders, then events' periods + its DEFAULT) and fails unless the
 # first stopped with 25001 having changed nothing and the second did it all
 tool_runs() {
@@ -59,7 +59,7 @@ tool_runs() {
 	"$run" >"$work/$db.log" 2>&1 || { rc=$?; tail -n 20 "$work/$db.log"; }
 	left=$(outcome "$db")
 	echo "$label, adoption without its switch: '$plain', left: $plain_left"
-	echo "$label, the README's migrations: exit $rc, left: $left"
+	echo "$label, the page's migrations: exit $rc, left: $left"
 	[ "$plain" = "cannot run inside a transaction block" ] && [ "$plain_left" = "r 1000 none" ] &&
 		[ "$rc" = 0 ] && [ "$left" = "p 1000 4+1" ]
 }
