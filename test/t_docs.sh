@@ -8,7 +8,9 @@
 # says why in the comment right above it, <!-- needs: WHAT -->, and is
 # counted as skipped (WHAT: citus, pg_cron, restart, a client...; a step
 # the suite's cluster is made with, such as the public-id key file, says
-# so; "PostgreSQL 14 or later" runs on those majors).  A
+# so; "PostgreSQL 14 or later" runs on those majors).  With DOCS_EDITION=sql
+# (test/t_sql_edition.sh) the pages run on the SQL edition too, but for a page
+# marked <!-- the C edition only --> and the blocks that need "the C edition".  A
 # block whose output shows an ERROR is expected to fail that way: it runs
 # with errors reported tersely, and the page goes on.
 #
@@ -21,17 +23,29 @@ set -euo pipefail
 find_pg_config
 
 pages=("$TOP"/README.md "$TOP"/docs/*.md)
+edition=${DOCS_EDITION:-c}
 
-# (with a key file for public ids, as docs/public-ids.md sets one up: a
-# fixed key, where a reader makes a random one)
-cluster_init uuidv7-docs "shared_preload_libraries = 'uuidv7'" "uuidv7.public_id_key_file = 'uuidv7.keys'"
-printf '# the suite'"'"'s key\n* 2b7e151628aed2a6abf7158809cf4f3c\n' >"$CLUSTER_DIR/data/uuidv7.keys"
-chmod 600 "$CLUSTER_DIR/data/uuidv7.keys"
-[ "$(id -u)" -eq 0 ] && chown "$PG_OS_USER" "$CLUSTER_DIR/data/uuidv7.keys"
-cluster_run
 work=$(mktemp -d /tmp/uuidv7-docs.XXXXXX)
 chmod 755 "$work"
-trap 'cluster_stop_all; rm -rf "$work"' EXIT
+if [ "$edition" = c ]; then
+	# (with a key file for public ids, as docs/public-ids.md sets one up: a
+	# fixed key, where a reader makes a random one)
+	trap 'cluster_stop_all; rm -rf "$work"' EXIT
+	cluster_init uuidv7-docs "shared_preload_libraries = 'uuidv7'" "uuidv7.public_id_key_file = 'uuidv7.keys'"
+	printf '# the suite'"'"'s key\n* 2b7e151628aed2a6abf7158809cf4f3c\n' >"$CLUSTER_DIR/data/uuidv7.keys"
+	chmod 600 "$CLUSTER_DIR/data/uuidv7.keys"
+	[ "$(id -u)" -eq 0 ] && chown "$PG_OS_USER" "$CLUSTER_DIR/data/uuidv7.keys"
+	cluster_run
+else
+	# DOCS_EDITION=sql: on the running cluster of PGHOST and PGPORT, where the
+	# SQL edition is installed (test/t_sql_edition.sh), the pages that are
+	# not for the C edition only, without the blocks that need it
+	trap 'rm -rf "$work"' EXIT
+	for page in "${pages[@]}"; do
+		grep -q '^<!-- the C edition only -->' "$page" && echo "docs: $page: the C edition only"
+	done
+	mapfile -t pages < <(grep -L '^<!-- the C edition only -->' "${pages[@]}")
+fi
 
 status=0
 for page in "${pages[@]}"; do
@@ -39,10 +53,10 @@ for page in "${pages[@]}"; do
 	db="docs_${name//-/_}"
 	db=${db,,}
 	# the page's blocks as one psql script, each block's output marked
-	/usr/bin/python3 - "$page" "$work/$name" "$PG_MAJOR" <<'PY'
+	/usr/bin/python3 - "$page" "$work/$name" "$PG_MAJOR" "$edition" <<'PY'
 import json, re, sys
 
-page, out, major = sys.argv[1], sys.argv[2], int(sys.argv[3])
+page, out, major, edition = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 lines = open(page, encoding="utf-8").read().split("\n")
 blocks, i = [], 0
 while i < len(lines):
@@ -55,6 +69,9 @@ while i < len(lines):
         # (a block for newer servers only says which: "PostgreSQL 14 or later")
         newer = need and re.fullmatch(r"PostgreSQL ([0-9]+) or later", need.group(1))
         if newer and major >= int(newer.group(1)):
+            need = None
+        # (and one for the C edition, "the C edition (...)", runs there)
+        if need and edition == "c" and need.group(1).startswith("the C edition"):
             need = None
         block = {"line": i + 1, "sql": "\n".join(lines[i + 1:j]), "needs": need.group(1) if need else None,
                  "output": None}
@@ -85,6 +102,8 @@ with open(out + ".sql", "w") as f:
         f.write("\\set ON_ERROR_STOP on\n\\set VERBOSITY default\n" if errs else "")
     f.write("\\echo '@@end'\n")
 PY
+	db=${db}_$edition
+	PGOPTIONS="-c client_min_messages=warning" psql_q "DROP DATABASE IF EXISTS $db" >/dev/null
 	psql_q "CREATE DATABASE $db" >/dev/null
 	rc=0
 	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -P pager=off -d "$db" -f "$work/$name.sql" \
@@ -137,6 +156,8 @@ for f in failed:
 sys.exit(1 if failed or rc != 0 else 0)
 PY
 done
+
+[ "$edition" = c ] || exit $status
 
 # the reference against the catalog, the SQL edition's script and the sources
 psql_q "CREATE DATABASE docs_reference" >/dev/null

@@ -14,6 +14,8 @@
 #   - the plain script, run twice by a role without superuser into a schema
 #     of its own: the same functions as the extension, and a table
 #     partitioned by time lives through it;
+#   - the examples of README.md and docs/ (test/t_docs.sh), but for what
+#     needs the C edition;
 #   - through pg_tle (built from test/vendor/, 13 to 18): a role with
 #     pgtle_admin and no superuser installs the extension (its script run
 #     twice), which the suites then run on; and a next version, made from
@@ -95,6 +97,8 @@ else
 fi
 echo "== look-alikes planted for its scripts are never called (test security, as the superuser it needs)"
 sql_edition_regress "$PGUSER" regress_sql_edition "$work/regress-security" security || status=1
+echo "== the documentation's examples, on the SQL edition (test/t_docs.sh)"
+PG_CONFIG=$PG_CONFIG DOCS_EDITION=sql bash "$TOP/test/t_docs.sh" || status=1
 
 echo "== a database using the SQL edition, restored onto the C edition"
 # (an application's table, partitioned by its uuid7 key, with its rows)
