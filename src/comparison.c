@@ -177,7 +177,7 @@ bound_call(InstantBound which, Oid nspid, Node *ts)
 							 ObjectIdGetDatum(nspid));
 	if (!OidIsValid(funcid))
 		return NULL;
-	return (Node *) makeFuncExpr(funcid, UUIDOID, list_make1(copyObject(ts)),
+	return (Node *) makeFuncExpr(funcid, UUIDOID, list_make1(uuidv7_copy_node(ts)),
 								 InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 }
 
@@ -234,7 +234,7 @@ simplify_time_comparison(TimeComparison comparison, Node *id, Node *ts, Oid nspi
 	if (first == NULL)
 		return NULL;
 	return (Node *) make_andclause(list_make2(uuid_comparison(UUID_GE_OPERATOR, id, first),
-											  uuid_comparison(UUID_GT_OPERATOR, copyObject(id), last_before)));
+											  uuid_comparison(UUID_GT_OPERATOR, uuidv7_copy_node(id), last_before)));
 }
 
 /*

@@ -110,6 +110,13 @@
 #define UUIDV7_ROLE_READ_ALL_SETTINGS DEFAULT_ROLE_READ_ALL_SETTINGS
 #endif
 
+/*
+ * copyObject() is typeof_unqual() (C23) in PostgreSQL 19's headers where
+ * the server's compiler has it; copyObjectImpl() is the same copy for any
+ * compiler.
+ */
+#define uuidv7_copy_node(node) copyObjectImpl(node)
+
 /* the planner hook takes the EXPLAIN in progress since PostgreSQL 19 */
 #if PG_VERSION_NUM >= 190000
 #define UUIDV7_PLANNER_ARGS Query *parse, const char *query_string, int cursorOptions, \

@@ -306,7 +306,7 @@ plan_time_bound(OpExpr *op)
 
 	bound = palloc(sizeof(pg_uuid_t));
 	uuidv7_set_min_bound(bound, span.earliest);
-	ge = (OpExpr *) make_opclause(UUID_GE_OPERATOR, BOOLOID, false, (Expr *) copyObject(key),
+	ge = (OpExpr *) make_opclause(UUID_GE_OPERATOR, BOOLOID, false, (Expr *) uuidv7_copy_node(key),
 								  (Expr *) makeConst(UUIDOID, -1, InvalidOid, UUID_LEN,
 													 UUIDPGetDatum(bound), false, false),
 								  InvalidOid, InvalidOid);
