@@ -55,12 +55,6 @@
 
 #include "uuidv7.h"
 
-/* uuid's own comparison operators (pg_operator.dat) */
-#define UUID_LT_OPERATOR	2974
-#define UUID_GT_OPERATOR	2975
-#define UUID_LE_OPERATOR	2976
-#define UUID_GE_OPERATOR	2977
-
 /* the comparisons, in an order in which 3 - c is c's commutator */
 typedef enum TimeComparison
 {
@@ -159,6 +153,13 @@ static Node *
 uuid_const(InstantBound which, TimestampTz ts)
 {
 	return (Node *) makeConst(UUIDOID, -1, InvalidOid, UUID_LEN, bound_datum(which, ts), false, false);
+}
+
+/* "key >= <the smallest UUID the comparisons place at or after ts>" */
+Node *
+uuidv7_at_or_after_const(Node *key, TimestampTz ts)
+{
+	return (Node *) uuid_comparison(UUID_GE_OPERATOR, key, uuid_const(FIRST_NOT_BEFORE, ts));
 }
 
 /*

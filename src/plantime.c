@@ -74,12 +74,6 @@
 #define F_INTERVAL_PL_TIMESTAMPTZ 2549
 #endif
 
-/* uuid's own comparison operators (pg_operator.dat) */
-#define UUID_LT_OPERATOR	2974
-#define UUID_GT_OPERATOR	2975
-#define UUID_LE_OPERATOR	2976
-#define UUID_GE_OPERATOR	2977
-
 /* how far one count of days or months on a local clock can move an instant */
 #define CALENDAR_MARGIN_USECS	(INT64CONST(336) * USECS_PER_HOUR)
 
@@ -94,8 +88,12 @@ static const char *const at_or_after_symbols[] = {
 	"uuidv7_ge_timestamptz", "uuidv7_gt_timestamptz", "timestamptz_le_uuidv7",
 	"timestamptz_lt_uuidv7_0_3", "timestamptz_lt_uuidv7"
 };
-static const char *const lower_bound_symbols[] = {"uuidv7_first_not_before"};
-static const char *const raising_bound_symbols[] = {"uuidv7_min"};
+static const char *const lower_bound_symbols[] = {
+	"uuidv7_min", "uuidv7_first_not_before"
+};
+
+/* (of these, the first raises an error past year 10889) */
+#define RAISING_LOWER_BOUND 0
 
 static planner_hook_type prev_planner_hook = NULL;
 
@@ -201,25 +199,30 @@ now_span(Node *expr, InstantSpan *span)
 	return false;
 }
 
-/* Is this function one of uuidv7's C functions of these symbols? */
-static bool
-is_uuidv7_function(Oid funcid, const char *const *symbols, int count)
+/*
+ * Which of these symbols this function is, as one of uuidv7's C functions,
+ * or -1.
+ */
+static int
+uuidv7_function_symbol(Oid funcid, const char *const *symbols, int count)
 {
 	HeapTuple	tuple;
-	bool		found = false;
+	int			found = -1;
 
 	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
 	if (!HeapTupleIsValid(tuple))
-		return false;
+		return -1;
 	if (((Form_pg_proc) GETSTRUCT(tuple))->prolang == ClanguageId)
 	{
 		char	   *symbol = TextDatumGetCString(SysCacheGetAttrNotNull(PROCOID, tuple, Anum_pg_proc_prosrc));
 		bool		isnull;
 		Datum		library = SysCacheGetAttr(PROCOID, tuple, Anum_pg_proc_probin, &isnull);
 
-		for (int i = 0; i < count && !found; i++)
-			found = strcmp(symbol, symbols[i]) == 0;
-		found = found && !isnull && strstr(TextDatumGetCString(library), "uuidv7") != NULL;
+		for (int i = 0; i < count && found < 0; i++)
+			if (strcmp(symbol, symbols[i]) == 0)
+				found = i;
+		if (isnull || strstr(TextDatumGetCString(library), "uuidv7") == NULL)
+			found = -1;
 	}
 	ReleaseSysCache(tuple);
 	return found;
@@ -238,6 +241,7 @@ at_or_after_comparison(OpExpr *op, Node **key, Node **ts, bool *raises)
 	Node	   *right;
 	Oid			left_type;
 	Oid			right_type;
+	int			bound_symbol;
 
 	if (list_length(op->args) != 2)
 		return false;
@@ -251,8 +255,8 @@ at_or_after_comparison(OpExpr *op, Node **key, Node **ts, bool *raises)
 		*key = left_type == UUIDOID ? left : right;
 		*ts = left_type == UUIDOID ? right : left;
 		*raises = false;
-		return is_uuidv7_function(OidIsValid(op->opfuncid) ? op->opfuncid : get_opcode(op->opno),
-								  at_or_after_symbols, lengthof(at_or_after_symbols));
+		return uuidv7_function_symbol(OidIsValid(op->opfuncid) ? op->opfuncid : get_opcode(op->opno),
+									  at_or_after_symbols, lengthof(at_or_after_symbols)) >= 0;
 	}
 	if (op->opno == UUID_GE_OPERATOR || op->opno == UUID_GT_OPERATOR)
 		*key = left;
@@ -267,9 +271,9 @@ at_or_after_comparison(OpExpr *op, Node **key, Node **ts, bool *raises)
 		getBaseType(exprType(linitial(((FuncExpr *) right)->args))) != TIMESTAMPTZOID)
 		return false;
 	*ts = linitial(((FuncExpr *) right)->args);
-	*raises = is_uuidv7_function(((FuncExpr *) right)->funcid, raising_bound_symbols, lengthof(raising_bound_symbols));
-	return *raises ||
-		is_uuidv7_function(((FuncExpr *) right)->funcid, lower_bound_symbols, lengthof(lower_bound_symbols));
+	bound_symbol = uuidv7_function_symbol(((FuncExpr *) right)->funcid, lower_bound_symbols, lengthof(lower_bound_symbols));
+	*raises = bound_symbol == RAISING_LOWER_BOUND;
+	return bound_symbol >= 0;
 }
 
 /*
@@ -298,20 +302,10 @@ plan_time_bound(OpExpr *op)
 {
 	Node	   *key;
 	InstantSpan span;
-	pg_uuid_t  *bound;
-	OpExpr	   *ge;
 
 	if (!gets_plan_time_bound(op, &key, &span))
 		return NULL;
-
-	bound = palloc(sizeof(pg_uuid_t));
-	uuidv7_set_min_bound(bound, span.earliest);
-	ge = (OpExpr *) make_opclause(UUID_GE_OPERATOR, BOOLOID, false, (Expr *) uuidv7_copy_node(key),
-								  (Expr *) makeConst(UUIDOID, -1, InvalidOid, UUID_LEN,
-													 UUIDPGetDatum(bound), false, false),
-								  InvalidOid, InvalidOid);
-	ge->opfuncid = F_UUID_GE;
-	return (Node *) ge;
+	return uuidv7_at_or_after_const(uuidv7_copy_node(key), span.earliest);
 }
 
 static Node *

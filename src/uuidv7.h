@@ -26,6 +26,7 @@
 #define UUIDV7_H
 
 #include "datatype/timestamp.h"
+#include "nodes/nodes.h"
 #include "port/pg_bswap.h"
 #include "utils/uuid.h"
 
@@ -176,9 +177,18 @@ typedef struct InstantPlace
 	pg_uuid_t	bound;
 } InstantPlace;
 
+/* uuid's own comparison operators (pg_operator.dat) */
+#define UUID_LT_OPERATOR	2974
+#define UUID_GT_OPERATOR	2975
+#define UUID_LE_OPERATOR	2976
+#define UUID_GE_OPERATOR	2977
+
 /* bounds.c */
 extern void uuidv7_set_min_bound(pg_uuid_t *uuid, TimestampTz ts);
 extern void uuidv7_place_instant(InstantPlace *place, TimestampTz ts);
+
+/* comparison.c */
+extern Node *uuidv7_at_or_after_const(Node *key, TimestampTz ts);
 
 /* plantime.c: constant lower bounds of times relative to now() */
 extern void uuidv7_plantime_init(void);
