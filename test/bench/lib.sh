@@ -21,6 +21,16 @@ best_of() { printf '%s\n' "$@" | sort -g | tail -n 1; }
 fastest_of() { printf '%s\n' "$@" | sort -g | head -n 1; }
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
+# pgbench_rate SCRIPT [simple|prepared]: the transactions a second of one
+# pgbench client running SCRIPT for SECONDS_EACH seconds, in the simple
+# protocol (the default, planned every time) or prepared with generic plans
+pgbench_rate() {
+	local opts=""
+	[ "${2:-simple}" = prepared ] && opts="-c plan_cache_mode=force_generic_plan"
+	PGOPTIONS="$opts" "$PG_BINDIR/pgbench" -n -c 1 -T "$SECONDS_EACH" -M "${2:-simple}" -f "$1" 2>&1 |
+		sed -nE 's/^tps = ([0-9.]+).*/\1/p'
+}
+
 # ratio A B [DIGITS]: A / B as "1.23x"
 ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN {printf "%.*fx", d, a / b}'; }
 

@@ -48,9 +48,7 @@ declare -A label=(
 	[ev_uuid7_index]="uuid7, plain index (no uniqueness check)"
 )
 
-rate() { # rate SCRIPT
-	"$PG_BINDIR/pgbench" -n -c 1 -T "$SECONDS_EACH" -M simple -f "$1" 2>&1 | sed -nE 's/^tps = ([0-9.]+).*/\1/p'
-}
+rate() { pgbench_rate "$1"; }
 
 md=()
 for days in $PARTITIONS; do

@@ -72,12 +72,9 @@ range_vars() { # range_vars RANGE DAYS
 }
 span_of() { case $1 in hour) echo 3600 ;; day) echo 86400 ;; month) echo $((30 * 86400)) ;; esac; }
 
-# rate of one script: transactions per second
-rate() { # rate SCRIPT PROTOCOL
-	local opts=""
-	[ "$2" = generic ] && opts="-c plan_cache_mode=force_generic_plan"
-	PGOPTIONS="$opts" "$PG_BINDIR/pgbench" -n -c 1 -T "$SECONDS_EACH" -M "$([ "$2" = generic ] && echo prepared || echo simple)" \
-		-f "$1" 2>&1 | sed -nE 's/^tps = ([0-9.]+).*/\1/p'
+# rate of one script: transactions per second (a generic plan: prepared)
+rate() { # rate SCRIPT simple|generic
+	pgbench_rate "$1" "$([ "$2" = generic ] && echo prepared || echo simple)"
 }
 
 # partitions a plan scans, and the count it removed at run time

@@ -38,14 +38,6 @@ cluster_start uuidv7-bench-time-predicates "shared_buffers = 1GB" "max_locks_per
 	"shared_preload_libraries = 'uuidv7'"
 psql_q "SET client_min_messages = warning; CREATE EXTENSION uuidv7" >/dev/null
 
-# rate of one script: transactions per second
-rate() { # rate SCRIPT simple|prepared
-	local opts=""
-	[ "$2" = prepared ] && opts="-c plan_cache_mode=force_generic_plan"
-	PGOPTIONS="$opts" "$PG_BINDIR/pgbench" -n -c 1 -T "$SECONDS_EACH" -M "$2" -f "$1" 2>&1 |
-		sed -nE 's/^tps = ([0-9.]+).*/\1/p'
-}
-
 # the tables: DAYS daily partitions of each kind, from the Unix time BASE
 make_tables() { # make_tables BASE DAYS
 	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 >/dev/null <<-SQL
@@ -82,7 +74,7 @@ run_rounds() {
 		echo "   round $round of $ROUNDS"
 		for c in "$@"; do
 			IFS='|' read -r name protocol file <<<"$c"
-			rates[$name]+="$(rate "$file" "$protocol") "
+			rates[$name]+="$(pgbench_rate "$file" "$protocol") "
 		done
 	done
 }
