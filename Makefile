@@ -37,6 +37,12 @@ REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=uuidv7
 # the regress suites, on both editions
 ISOLATION = upkeep_create upkeep_drop upkeep_adopt
 ISOLATION_OPTS = --load-extension=uuidv7
+# tests that need clusters of their own (test/t/*.pl, on PostgreSQL's
+# PostgreSQL::Test::Cluster, with test/perl's helpers), run by make
+# installcheck after the isolation specs where the server's framework is
+# installed (Debian: postgresql-client-NN) and Perl has IPC::Run
+TAP_TESTS = 1
+PROVE_TESTS = test/t/*.pl
 
 PG_CONFIG ?= pg_config
 
@@ -50,6 +56,17 @@ EXTRA_CLEAN = build $(SQL_EDITION_DIR) output_iso
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# (after PGXS, whose Makefile.global empties it)
+PROVE_FLAGS += -I ./test/perl
+# where the TAP framework is missing, installcheck says so and goes on
+tap_missing = $(strip $(if $(filter yes,$(enable_tap_tests)),,the server was built without TAP tests;) \
+	$(if $(wildcard $(dir $(PGXS))../test/perl/PostgreSQL/Test/Cluster.pm),,its PostgreSQL::Test::Cluster is not installed;) \
+	$(if $(shell perl -MIPC::Run -e 1 2>/dev/null && echo yes),,Perl lacks IPC::Run;) \
+	$(if $(filter 0,$(shell id -u)),run as root (initdb refuses root);))
+ifneq ($(tap_missing),)
+prove_installcheck = @echo "TAP tests (test/t) skipped: $(tap_missing)"
+endif
 
 # OpenSSL's libcrypto gives the ff1 public-id scheme its AES, where the
 # server was built with OpenSSL; without it (or with WITHOUT_OPENSSL=1) that

@@ -2,24 +2,27 @@
 # test/check.sh: the whole test suite, from a fresh machine.
 #
 # On every PostgreSQL major of MAJORS (13 15 17 18 19): the machine's own
-# server where it has one (15 on Debian bookworm), otherwise one built once
-# from Debian's source package and cached outside the checkout (test/lib.sh
-# pg_server: 13 from bullseye, 17 from trixie, 18 from sid), or, for 19,
-# whose binaries need a newer C library than the machine's, Debian's own
-# packages from experimental in a minimal unstable root, also cached
-# (test/lib.sh pg_root), where uuidv7 is built and the suite runs.  uuidv7 is
-# built for each with warnings as errors, then the whole suite runs on each,
-# two majors at a time (test/suite.sh: the pg_regress suites and every
-# test/t_*.sh that applies), t_pgupgrade.sh upgrading from the major before
-# (13 from itself; 19 from Debian's 18 in its root).  The pg_regress suites
-# run once more on 19 in a cluster set unlike their own (other locale, time
-# zone, no parallelism, JIT on).  Then, once: the base32 parser is fuzzed
+# server where it has one (15 on Debian bookworm), otherwise Debian's own
+# packages of it in a minimal root of the suite that ships it, made once and
+# cached outside the checkout (test/lib.sh pg_root: 13 from bullseye, 17
+# from trixie, 18 from sid, 19's release candidate from experimental), where
+# uuidv7 is built and the suite runs.  uuidv7 is built for each with
+# warnings as errors, then the whole suite runs on each, two majors at a
+# time (test/suite.sh: the pg_regress suites and isolation specs, the TAP
+# tests of test/t, every test/t_*.sh that applies), t_pgupgrade.sh
+# upgrading from the major before (13 from itself; the servers no suite
+# ships for it are built from Debian's source: test/lib.sh pg_root_previous
+# says which and why).  The pg_regress suites run once more on the newest
+# major in a cluster set unlike their own (other locale, time zone, no
+# parallelism, JIT on).  Then, once: the base32 parser is fuzzed
 # (test/fuzz/run.sh, FUZZ_SECONDS), every source compiles against the
 # headers of 13, 15, 17, 18 and 19 (test/compile-versions.sh), the layout
 # is pgindent's (test/pgindent.sh), and the suites run again with the
-# extension under sanitizers (test/sanitize.sh) and the server under valgrind
-# (test/valgrind.sh), and the SQL edition's suites run on PostgreSQL 14 and
-# 16 from npm's embedded-postgres packages (test/embedded.sh).
+# extension under sanitizers (test/sanitize.sh, on a 15 built from source
+# with AddressSanitizer, which Debian does not ship) and the server under
+# valgrind (test/valgrind.sh), and the SQL edition's suites run on
+# PostgreSQL 14 and 16 from npm's embedded-postgres packages
+# (test/embedded.sh).
 #
 # Prints a table of every check on every major and a closing
 # "N passed, N failed" line; exits non-zero on any failure.
@@ -41,7 +44,8 @@ build_in_root() {
 	PG_CONFIG=$2 in_root "$1" bash -c '. test/lib.sh && find_pg_config && build_copy_and_install "$1"' sh "$3"
 }
 
-# the server of each major, and uuidv7 built and installed for it
+# the server of each major, and uuidv7 built and installed for it; the
+# server t_pgupgrade.sh upgrades from, with uuidv7 built for it too
 declare -A pg_config ext_dir upgrade_from
 for major in $MAJORS; do
 	ext_dir[$major]=$results/ext-$major
@@ -49,33 +53,32 @@ for major in $MAJORS; do
 		pg_root "$major" >/dev/null
 		pg_config[$major]=/usr/lib/postgresql/$major/bin/pg_config
 		build_in_root "$major" "${pg_config[$major]}" "${ext_dir[$major]}"
-		# pg_upgrade from the major before, Debian's own in the same root
-		upgrade_from[$major]=/usr/lib/postgresql/$((major - 1))/bin/pg_config
+		read -r previous suite release <<<"$(pg_root_previous "$major")"
+		if [ "$suite" = source ]; then
+			upgrade_from[$major]=$(in_root "$major" bash -c '. test/lib.sh && pg_server "$1" plain "$2" >&2 && echo "$PG_CONFIG"' \
+				sh "$previous" "$release")
+		else
+			upgrade_from[$major]=/usr/lib/postgresql/$previous/bin/pg_config
+		fi
 		build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from"
 		continue
 	fi
+	# the machine's own server upgrades from the major before it in
+	# MAJORS, built from Debian's source for the machine's libraries (no
+	# suite ships one for them: bullseye's 13 needs libssl1.1)
 	use_pg_major "$major"
 	pg_config[$major]=$PG_CONFIG
 	mkdir "${ext_dir[$major]}"
 	build_copy_and_install "${ext_dir[$major]}"
-done
-
-# Debian's 15.20 (bookworm-security) records a pg_attver option on every
-# column that 17.11 and 18.6, the newest sources Debian serves here, reject,
-# so pg_upgrade from it to them fails on any table.  The upgrade to 17 starts
-# from a 15 built from bookworm's own source (15.18) instead.
-previous=
-for major in $MAJORS; do
-	if [ -z "${upgrade_from[$major]:-}" ]; then
-		upgrade_from[$major]=${pg_config[${previous:-$major}]}
-		if [ "$previous" = 15 ] && [[ "$("${pg_config[15]}" --version)" == *" 15.20"* ]]; then
-			pg_server 15
-			mkdir "$results/ext-15-source"
-			build_copy_and_install "$results/ext-15-source"
-			upgrade_from[$major]=$PG_CONFIG
-		fi
+	upgrade_from[$major]=$PG_CONFIG
+	previous=$(tr ' ' '\n' <<<"$MAJORS" | awk -v m="$major" '$1 < m' | tail -n 1)
+	if [ -n "$previous" ]; then
+		pg_server "$previous"
+		mkdir "$results/ext-$major-from"
+		build_copy_and_install "$results/ext-$major-from"
+		upgrade_from[$major]=$PG_CONFIG
+		use_pg_major "$major"
 	fi
-	previous=$major
 done
 
 # the whole suite on one major, its output in a log of its own; in the
@@ -85,10 +88,9 @@ run_major() {
 	local major=$1 superuser=postgres run=() other=
 	# half of the majors run with a superuser of another name, as Homebrew's
 	[ $((major % 2)) -eq 1 ] && superuser="Regress Admin"
-	if [ -n "$(pg_root_suite "$major")" ]; then
-		run=(in_root "$major")
-		other=1
-	fi
+	[ -z "$(pg_root_suite "$major")" ] || run=(in_root "$major")
+	# the newest major also runs the pg_regress suites under other settings
+	[ "$major" != "${MAJORS##* }" ] || other=1
 	local t0
 	t0=$(date +%s)
 	PG_CONFIG=${pg_config[$major]} EXT_DIR=${ext_dir[$major]} OLD_PG_CONFIG=${upgrade_from[$major]} \

@@ -26,11 +26,11 @@ result() { # result CHECK EXIT_CODE
 	echo "RESULT $PG_MAJOR $1 $verdict"
 }
 
-# regress CHECK: the pg_regress suites on the running cluster, a result for
-# each test by name and one for them all
+# regress CHECK: the pg_regress suites and the isolation specs on the
+# running cluster, a result for each test by name and one for them all
 regress() {
 	local check=$1 rc=0
-	make -C "$EXT_DIR" -s installcheck 2>&1 | tee "$EXT_DIR/installcheck.log" || rc=$?
+	make -C "$EXT_DIR" -s installcheck TAP_TESTS= 2>&1 | tee "$EXT_DIR/installcheck.log" || rc=$?
 	[ $rc -eq 0 ] || cat "$EXT_DIR/regression.diffs" "$EXT_DIR/output_iso/regression.diffs" 2>/dev/null | head -300 || true
 	# each test by name: "test x ... ok" before PostgreSQL 16, "ok 1 - x" after
 	sed -nE 's/^test ([a-z_0-9]+) +\.\.\. +(ok|FAILED).*/\1 \2/p; s/^(not ok|ok) +[0-9]+ +- +([a-z_0-9]+) .*/\2 \1/p' \
@@ -64,6 +64,40 @@ echo "== PostgreSQL $PG_MAJOR: pg_regress suites"
 t0=$(date +%s)
 regress regress
 echo "TIME $PG_MAJOR regress $(($(date +%s) - t0))"
+
+# the TAP tests (test/t), each on clusters of its own, run by make
+# installcheck as the OS user of clusters (initdb refuses root); a result
+# for each, and the end of its log where it failed
+tap() {
+	local rc=0 name verdict tests=
+	if [ -n "${CHECKS:-}" ]; then
+		tests=$(cd "$EXT_DIR" && for c in $CHECKS; do ls test/t/*"$c"*.pl 2>/dev/null || true; done | xargs)
+		[ -n "$tests" ] || return 0
+	fi
+	chown -R "$PG_OS_USER" "$EXT_DIR"
+	as_pg_user make -C "$EXT_DIR" -s installcheck REGRESS= ISOLATION= ${tests:+PROVE_TESTS="$tests"} \
+		2>&1 | tee "$EXT_DIR/tap.log" || rc=$?
+	if grep -q '^TAP tests (test/t) skipped' "$EXT_DIR/tap.log"; then
+		echo "RESULT $PG_MAJOR tap skipped"
+		return
+	fi
+	# (prove's line for a test that passed or was skipped; the summary's
+	# for one that failed)
+	sed -nE 's|^test/t/([0-9a-z_]+)\.pl \.+ (ok\|skipped).*|\1 \2|p; s|^test/t/([0-9a-z_]+)\.pl +\(Wstat.*|\1 FAILED|p' \
+		"$EXT_DIR/tap.log" | while read -r name verdict; do
+		echo "RESULT $PG_MAJOR tap/$name $verdict"
+		[ "$verdict" != FAILED ] || tail -n 40 "$EXT_DIR/tmp_check/log/regress_log_$name" 2>/dev/null || true
+	done
+	if [ $rc -ne 0 ]; then
+		echo "RESULT $PG_MAJOR tap FAILED"
+		status=1
+	fi
+}
+
+t0=$(date +%s)
+ensure_build_deps libipc-run-perl libfaketime
+tap
+echo "TIME $PG_MAJOR tap $(($(date +%s) - t0))"
 
 for script in "$TOP"/test/t_*.sh; do
 	name=$(basename "$script" .sh)

@@ -11,12 +11,11 @@
 #   extensions are created and the regression suites run against the
 #   installed files, as debian/tests (autopkgtest) runs them.
 #
-# Runs on the machine's own server.  In the Debian unstable root that runs
-# PostgreSQL 19 (test/lib.sh in_root), the packages of every major the root
-# has (18 and 19) are built there, each with its installcheck, and checked
-# by lintian; they are not installed there, where the suite has installed
-# uuidv7 from the tree.  Elsewhere (a server built from source) it is
-# skipped (exit 77).
+# Runs on the machine's own server.  In the Debian root that runs another
+# major (test/lib.sh in_root), that major's package is built there with its
+# installcheck and checked by lintian; it is not installed there, where the
+# suite has installed uuidv7 from the tree.  Elsewhere (a server built from
+# source) it is skipped (exit 77).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
@@ -26,8 +25,8 @@ if [ "$PG_CONFIG" != "/usr/lib/postgresql/$PG_MAJOR/bin/pg_config" ]; then
 	exit 77
 fi
 apt_install dpkg-dev debhelper postgresql-server-dev-all lintian
-# in a root, every major it has (19 is in no suite's list of supported ones)
-[ -z "${UUIDV7_IN_ROOT:-}" ] || export PG_SUPPORTED_VERSIONS=installed
+# in a root, its own major (19 is in no suite's list of supported ones)
+[ -z "${UUIDV7_IN_ROOT:-}" ] || export PG_SUPPORTED_VERSIONS=$PG_MAJOR
 
 work=$(mktemp -d /tmp/uuidv7-deb.XXXXXX)
 chmod 755 "$work"
@@ -37,7 +36,7 @@ mkdir "$work/uuidv7"
 	xargs -0 cp --parents -t "$work/uuidv7")
 
 # the build: one package per supported major (the machine's; in a root,
-# every major it has), each with the pg_regress suites on pg_virtualenv's
+# its own), each with the pg_regress suites on pg_virtualenv's
 # cluster (-d: the build dependencies are there, postgresql-all's pull of
 # every supported major's headers is not needed)
 (cd "$work/uuidv7" && pg_buildext updatecontrol >/dev/null &&

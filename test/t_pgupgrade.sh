@@ -5,7 +5,7 @@
 # PG_CONFIG.  Every row survives, the schema is the one a dump of the old
 # cluster restored into the new server gives (both are printed by the new
 # server: views, for one, are printed differently from PostgreSQL 16 on),
-# and everything works, by the checks of test/t_dump.sh.  The time operators
+# and everything works, by the checks of test/t/004_dump.pl.  The time operators
 # of uuidv7 keep their index through it (the planner inlines them into
 # comparisons of uuids); those of uuidv7_time_ops survive too, but pg_upgrade
 # drops their membership in core's operator families, which

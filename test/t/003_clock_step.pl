@@ -1,32 +1,47 @@
-#!/usr/bin/env bash
-# test/t_clock_step.sh: the system clock steps back an hour in the middle of a
-# session, and forward again.  Values stay strictly increasing, and carry the
-# real time again once the clock has caught up.  The clock is moved with
-# libfaketime in a cluster of its own.
-set -euo pipefail
-. "$(dirname "$0")/lib.sh"
-ensure_build_deps libfaketime
+# Copyright (c) uuidv7 contributors
+#
+# The system clock steps back an hour in the middle of a session, and forward
+# again.  Values stay strictly increasing, and carry the real time again once
+# the clock has caught up.  The clock is moved with libfaketime, preloaded
+# into a cluster of its own; only the real-time clock is faked (timeouts use
+# the monotonic one).
+use strict;
+use warnings;
 
-faketime_lib=$(dpkg -L libfaketime | grep '/libfaketime.so.1$')
-offset_file=$(mktemp /tmp/uuidv7-clock.XXXXXX)
-chmod 644 "$offset_file"
-echo "+0" >"$offset_file"
-trap 'rm -f "$offset_file"; cluster_stop_all' EXIT
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Uuidv7Test;
 
-# only the real-time clock is faked; timeouts use the monotonic one
-CLUSTER_ENV="LD_PRELOAD=$faketime_lib FAKETIME_TIMESTAMP_FILE=$offset_file FAKETIME_NO_CACHE=1
-	FAKETIME_DONT_FAKE_MONOTONIC=1" cluster_start uuidv7-clock
-trap 'rm -f "$offset_file"; cluster_stop_all' EXIT
+my ($faketime) = grep { -f } glob('/usr/lib/*/faketime/libfaketime.so.1 /usr/lib/faketime/libfaketime.so.1');
+plan skip_all => 'libfaketime is not installed' unless $faketime;
 
-result=$("$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 <<SQL
+my $offset_file = PostgreSQL::Test::Utils::tempdir() . '/offset';
+# (append_to_file only appends: the file is emptied first)
+sub step_clock { open my $fh, '>', $offset_file or die; print $fh "$_[0]\n"; close $fh }
+step_clock('+0');
+
+my $node = PostgreSQL::Test::Cluster->new('clock');
+$node->init;
+{
+	local $ENV{LD_PRELOAD} = $faketime;
+	local $ENV{FAKETIME_TIMESTAMP_FILE} = $offset_file;
+	local $ENV{FAKETIME_NO_CACHE} = 1;
+	local $ENV{FAKETIME_DONT_FAKE_MONOTONIC} = 1;
+	$node->start;
+}
+
+# one session throughout: psql's \! steps the clock between statements
+my $result = $node->safe_psql(
+	'postgres', qq{
 CREATE EXTENSION uuidv7;
 CREATE TEMP TABLE seq (n serial, id uuid, clock timestamptz, phase text);
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate(), clock_timestamp(), 'before' FROM generate_series(1, 1000);
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate('-10 minutes'), clock_timestamp(), 'shifted before' FROM generate_series(1, 1000);
-\! echo "-1h" > $offset_file
+\\! echo "-1h" > $offset_file
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate(), clock_timestamp(), 'stepped back' FROM generate_series(1, 1000);
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate('-10 minutes'), clock_timestamp(), 'shifted stepped back' FROM generate_series(1, 1000);
-\! echo "+0" > $offset_file
+\\! echo "+0" > $offset_file
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate(), clock_timestamp(), 'restored' FROM generate_series(1, 1000);
 SELECT
 	-- the clock really stepped back
@@ -39,8 +54,9 @@ SELECT
 	 FROM seq WHERE phase = 'stepped back'),
 	-- once restored, values carry the clock's time again
 	(SELECT bool_and(abs(extract(epoch FROM uuidv7_timestamp(id) - clock)) < 1) FROM seq WHERE phase = 'restored'),
-	(SELECT count(DISTINCT id) FROM seq);
-SQL
-)
-echo "stepped back, out of order (unshifted, shifted), held the time, caught up, distinct: $result"
-[ "$result" = "t|0|0|t|t|5000" ]
+	(SELECT count(DISTINCT id) FROM seq);});
+is($result, 't|0|0|t|t|5000',
+	'stepped back; in order (unshifted, shifted); held the time; caught up; all distinct');
+$node->stop;
+
+done_testing();
