@@ -68,7 +68,10 @@ user=$(/usr/bin/python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(s
 # Alembic
 new_database alembic_app
 mkdir "$work/alembic"
-(cd "$work/alembic" && /usr/bin/python3 -m alembic init migrations >/dev/null)
+# (through its API: bullseye's Alembic 1.4 has no python3 -m alembic)
+(cd "$work/alembic" && /usr/bin/python3 -c 'from alembic import command
+from alembic.config import Config
+command.init(Config("alembic.ini"), "migrations")' >/dev/null)
 readme_block "alembic 0001_events.py" >"$work/alembic/migrations/versions/0001_events.py"
 cat >"$work/alembic/migrations/versions/0002_adopt_orders.py" <<'PY'
 revision = "0002_adopt_orders"

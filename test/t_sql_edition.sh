@@ -52,7 +52,7 @@ case $PG_MAJOR in
 		if [ ! -f "$tle_stage.done" ]; then
 			echo "== building pg_tle $TLE_VERSION for $("$PG_CONFIG" --version)"
 			# (the server's headers include GSSAPI's, Debian's 15 and 17 at least)
-			ensure_build_deps libkrb5-dev
+			ensure_build_deps libkrb5-dev flex bison
 			mkdir -p "$work/tle" "$PG_CACHE"
 			tar -xzf "$tarball" -C "$work/tle"
 			(cd "$work/tle/pg_tle-$TLE_VERSION" && make -s with_llvm=no >"$work/tle.log" 2>&1 &&
