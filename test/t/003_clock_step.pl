@@ -17,8 +17,16 @@ my ($faketime) = grep { -f } glob('/usr/lib/*/faketime/libfaketime.so.1 /usr/lib
 plan skip_all => 'libfaketime is not installed' unless $faketime;
 
 my $offset_file = PostgreSQL::Test::Utils::tempdir() . '/offset';
-# (append_to_file only appends: the file is emptied first)
-sub step_clock { open my $fh, '>', $offset_file or die; print $fh "$_[0]\n"; close $fh }
+# Every server process rereads the file at each clock read, and libfaketime
+# makes a process exit when it reads an empty one: a new offset is written
+# beside it and renamed into place
+sub step_clock
+{
+	open my $fh, '>', "$offset_file.new" or die;
+	print $fh "$_[0]\n";
+	close $fh;
+	rename "$offset_file.new", $offset_file or die;
+}
 step_clock('+0');
 
 my $node = PostgreSQL::Test::Cluster->new('clock');
@@ -38,10 +46,10 @@ CREATE EXTENSION uuidv7;
 CREATE TEMP TABLE seq (n serial, id uuid, clock timestamptz, phase text);
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate(), clock_timestamp(), 'before' FROM generate_series(1, 1000);
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate('-10 minutes'), clock_timestamp(), 'shifted before' FROM generate_series(1, 1000);
-\\! echo "-1h" > $offset_file
+\\! echo "-1h" > $offset_file.new && mv $offset_file.new $offset_file
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate(), clock_timestamp(), 'stepped back' FROM generate_series(1, 1000);
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate('-10 minutes'), clock_timestamp(), 'shifted stepped back' FROM generate_series(1, 1000);
-\\! echo "+0" > $offset_file
+\\! echo "+0" > $offset_file.new && mv $offset_file.new $offset_file
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate(), clock_timestamp(), 'restored' FROM generate_series(1, 1000);
 SELECT
 	-- the clock really stepped back
