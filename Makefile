@@ -57,12 +57,13 @@ EXTRA_CLEAN = build $(SQL_EDITION_DIR) output_iso
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# (after PGXS, whose Makefile.global empties it)
-PROVE_FLAGS += -I ./test/perl
+# test/perl's helpers, whatever PROVE_FLAGS the caller gives (after PGXS,
+# whose Makefile.global sets PG_PROVE_FLAGS)
+override PG_PROVE_FLAGS += -I $(srcdir)/test/perl
 # where the TAP framework is missing, installcheck says so and goes on
-tap_missing = $(strip $(if $(filter yes,$(enable_tap_tests)),,the server was built without TAP tests;) \
+tap_missing := $(strip $(if $(filter yes,$(enable_tap_tests)),,the server was built without TAP tests;) \
 	$(if $(wildcard $(dir $(PGXS))../test/perl/PostgreSQL/Test/Cluster.pm),,its PostgreSQL::Test::Cluster is not installed;) \
-	$(if $(shell perl -MIPC::Run -e 1 2>/dev/null && echo yes),,Perl lacks IPC::Run;) \
+	$(if $(shell $(PERL) -MIPC::Run -e 1 2>/dev/null && echo yes),,Perl lacks IPC::Run;) \
 	$(if $(filter 0,$(shell id -u)),run as root (initdb refuses root);))
 ifneq ($(tap_missing),)
 prove_installcheck = @echo "TAP tests (test/t) skipped: $(tap_missing)"
@@ -142,7 +143,7 @@ $(SQL_EDITION_DIR)/uuidv7_pg_tle.sql $(SQL_EDITION_DIR)/uuidv7_plain.sql &: $(SQ
 
 installcheck-sql-edition:
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) installcheck REGRESS="$(REGRESS_SQL_EDITION)" REGRESS_OPTS="$(REGRESS_OPTS)" \
-		ISOLATION="$(ISOLATION)" ISOLATION_OPTS="$(ISOLATION_OPTS)"
+		ISOLATION="$(ISOLATION)" ISOLATION_OPTS="$(ISOLATION_OPTS)" TAP_TESTS=
 
 .PHONY: installcheck-sql-edition
 

@@ -138,9 +138,9 @@ grep -h '^RESULT ' "$results"/*.log | sort -k2,2 -k3,3 | awk '{ printf "%-6s %-3
 passed=$(grep -h '^RESULT .* ok$' "$results"/*.log | grep -vcE ' regress(_settings)? ok$' || true)
 failed=$(grep -h '^RESULT .* FAILED$' "$results"/*.log | wc -l || true)
 skipped=$(grep -h '^RESULT .* skipped$' "$results"/*.log | wc -l || true)
-# a major whose suite did not get as far as its first result counts as failed
+# a major whose suite did not run to its end counts as failed
 for major in $MAJORS; do
-	grep -q "^RESULT $major regress " "$results/$major.log" || { echo "PostgreSQL $major: no result"; failed=$((failed + 1)); }
+	grep -q "^SUITE END $major$" "$results/$major.log" || { echo "PostgreSQL $major: the suite did not run to its end"; failed=$((failed + 1)); }
 done
 echo "== the slowest checks, in seconds"
 grep -h '^TIME ' "$results"/*.log | sort -k4,4 -n -r | head -n 12 | awk '{ printf "%-6s %-30s %s\n", $2, $3, $4 }'

@@ -379,14 +379,27 @@ pg_root_packages() {
 # Staged and renamed into place when complete, so that an interrupted run is
 # never taken for a made one.
 debian_root() {
-	local name=$1 suite=$2 extra=$3 root stage mirror e
+	local name=$1 suite=$2 extra=$3 root lock rc=0
 	shift 3
 	root=$PG_CACHE/root-$name-r$PG_ROOT_RECIPE
+	[ ! -f "$root/.complete" ] || { echo "$root"; return 0; }
+	# one maker at a time; what an interrupted one left is removed
+	mkdir -p "$PG_CACHE"
+	exec {lock}>"$PG_CACHE/.lock-root-$name"
+	flock "$lock"
+	debian_root_make "$root" "$name" "$suite" "$extra" "$@" || rc=$?
+	exec {lock}>&-
+	[ $rc -eq 0 ] && echo "$root"
+}
+
+debian_root_make() {
+	local root=$1 name=$2 suite=$3 extra=$4 stage mirror e
+	shift 4
 	if [ ! -f "$root/.complete" ]; then
-		mkdir -p "$PG_CACHE"
+		rm -rf "$PG_CACHE/.stage-root-$name".* "$PG_CACHE"/root-"$name"-r[0-9]*
 		mirror=$(debian_mirror) || return 1
 		command -v debootstrap >/dev/null || apt_install debootstrap >&2
-		stage=$(mktemp -d "$PG_CACHE/.root-$name.XXXXXX")
+		stage=$(mktemp -d "$PG_CACHE/.stage-root-$name.XXXXXX")
 		chmod 755 "$stage"
 		echo "== making a minimal $suite root ($name) in $root" >&2
 		debootstrap --variant=minbase "$suite" "$stage" "$mirror" >"$stage.log" 2>&1 ||
@@ -414,10 +427,8 @@ debian_root() {
 			>>"$stage.log" 2>&1 || { tail -n 20 "$stage.log" >&2; rm -rf "$stage" "$stage.log"; return 1; }
 		rm -rf "$stage"/var/cache/apt/archives/*.deb "$stage.log"
 		touch "$stage/.complete"
-		rm -rf "$root"
-		mv "$stage" "$root"
+		mv -T "$stage" "$root"
 	fi
-	echo "$root"
 }
 
 # pg_root MAJOR: the cached root that runs MAJOR's server (see debian_root)

@@ -9,7 +9,8 @@
 # exits non-zero if any failed.
 #
 #   OLD_PG_CONFIG   the server t_pgupgrade.sh upgrades from (default: this one)
-#   CHECKS          the t_*.sh scripts to run, by name (default: all)
+#   CHECKS          the test/t_*.sh scripts and test/t/*.pl files to run, by
+#                   name (t_docs 001_concurrency; default: all)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
@@ -18,6 +19,11 @@ if [ -z "${EXT_DIR:-}" ]; then
 	EXT_DIR=$(mktemp -d "/tmp/uuidv7-ext-$PG_MAJOR.XXXXXX")
 	build_copy_and_install "$EXT_DIR"
 fi
+
+# (a name in CHECKS that names no test is a mistake, not a pass)
+for check in ${CHECKS:-}; do
+	[ -f "$TOP/test/$check.sh" ] || [ -f "$TOP/test/t/$check.pl" ] || { echo "CHECKS: no test named $check" >&2; exit 2; }
+done
 
 status=0
 result() { # result CHECK EXIT_CODE
@@ -69,24 +75,36 @@ echo "TIME $PG_MAJOR regress $(($(date +%s) - t0))"
 # installcheck as the OS user of clusters (initdb refuses root); a result
 # for each, and the end of its log where it failed
 tap() {
-	local rc=0 name verdict tests=
+	local rc=0 name verdict tests
+	tests=$(cd "$EXT_DIR" && ls test/t/*.pl)
 	if [ -n "${CHECKS:-}" ]; then
-		tests=$(cd "$EXT_DIR" && for c in $CHECKS; do ls test/t/*"$c"*.pl 2>/dev/null || true; done | xargs)
+		tests=$(for t in $tests; do ! grep -qw "$(basename "$t" .pl)" <<<"$CHECKS" || echo "$t"; done)
 		[ -n "$tests" ] || return 0
 	fi
 	chown -R "$PG_OS_USER" "$EXT_DIR"
-	as_pg_user make -C "$EXT_DIR" -s installcheck REGRESS= ISOLATION= ${tests:+PROVE_TESTS="$tests"} \
+	as_pg_user make -C "$EXT_DIR" -s installcheck REGRESS= ISOLATION= PROVE_TESTS="$(echo $tests)" \
 		2>&1 | tee "$EXT_DIR/tap.log" || rc=$?
+	# (a framework missing is a failure in CI, which installs it)
 	if grep -q '^TAP tests (test/t) skipped' "$EXT_DIR/tap.log"; then
-		echo "RESULT $PG_MAJOR tap skipped"
+		result tap "$([ -n "${CI:-}" ] && echo 1 || echo 77)"
 		return
 	fi
-	# (prove's line for a test that passed or was skipped; the summary's
-	# for one that failed)
-	sed -nE 's|^test/t/([0-9a-z_]+)\.pl \.+ (ok\|skipped).*|\1 \2|p; s|^test/t/([0-9a-z_]+)\.pl +\(Wstat.*|\1 FAILED|p' \
-		"$EXT_DIR/tap.log" | while read -r name verdict; do
+	# a result for each file: prove's line for one that passed or was
+	# skipped (a skip is a failure in CI), FAILED for any other (failed,
+	# or never run after another bailed out)
+	for t in $tests; do
+		name=$(basename "$t" .pl)
+		verdict=$(sed -nE "s|^test/t/$name\.pl \.+ (ok\|skipped).*|\1|p" "$EXT_DIR/tap.log")
+		case $verdict in
+			ok) ;;
+			skipped) [ -z "${CI:-}" ] || verdict=FAILED ;;
+			*) verdict=FAILED ;;
+		esac
 		echo "RESULT $PG_MAJOR tap/$name $verdict"
-		[ "$verdict" != FAILED ] || tail -n 40 "$EXT_DIR/tmp_check/log/regress_log_$name" 2>/dev/null || true
+		if [ "$verdict" = FAILED ]; then
+			status=1
+			tail -n 40 "$EXT_DIR/tmp_check/log/regress_log_$name" 2>/dev/null || true
+		fi
 	done
 	if [ $rc -ne 0 ]; then
 		echo "RESULT $PG_MAJOR tap FAILED"
@@ -110,4 +128,6 @@ for script in "$TOP"/test/t_*.sh; do
 	echo "TIME $PG_MAJOR $name $(($(date +%s) - t0))"
 	result "$name" $rc
 done
+# (check.sh counts a major whose suite did not get this far as failed)
+echo "SUITE END $PG_MAJOR"
 exit $status

@@ -40,7 +40,7 @@ suites=${VALGRIND_SUITES:-$(sed -n 's/^REGRESS = //p' "$TOP/Makefile" | tr ' ' '
 [ "$suites" = all ] && suites=$(sed -n 's/^REGRESS = //p' "$TOP/Makefile")
 echo "== suites under valgrind: $suites"
 status=0
-make -C "$TOP" -s installcheck REGRESS="$suites" ISOLATION= || { status=1; head -60 "$TOP/regression.diffs" || true; }
+make -C "$TOP" -s installcheck REGRESS="$suites" ISOLATION= TAP_TESTS= || { status=1; head -60 "$TOP/regression.diffs" || true; }
 as_pg_user "$PG_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" -m fast -w stop >/dev/null || true
 
 # errors valgrind saw, and those with uuidv7.so in their stack: a report is a

@@ -34,21 +34,29 @@ sub uuidv7_node
 
 # psql_start(NODE, DB, SQL): SQL run by psql in a session of its own, in the
 # background; psql_finish(HANDLE) waits for it and returns its output, and
-# fails the test if it failed
+# fails the test if it failed or did not end within the framework's timeout
+# (PG_TEST_TIMEOUT_DEFAULT, 180 s)
 sub psql_start
 {
 	my ($node, $db, $sql) = @_;
 	my %h = (out => '', err => '', sql => $sql);
 	$h{run} = IPC::Run::start(
 		[ 'psql', '-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr($db), '-c', $sql ],
-		'>', \$h{out}, '2>', \$h{err});
+		'>', \$h{out}, '2>', \$h{err},
+		IPC::Run::timeout($ENV{PG_TEST_TIMEOUT_DEFAULT} // 180));
 	return \%h;
 }
 
 sub psql_finish
 {
 	my ($h) = @_;
-	ok($h->{run}->finish, 'a session ran: ' . (split /\n/, $h->{sql})[0])
+	my $finished = eval { $h->{run}->finish };
+	if (!defined $finished)
+	{
+		$h->{run}->kill_kill;
+		$h->{err} .= $@;
+	}
+	ok($finished, 'a session ran: ' . (split /\n/, $h->{sql})[0])
 	  or diag($h->{err});
 	chomp $h->{out};
 	return $h->{out};

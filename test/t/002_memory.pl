@@ -32,6 +32,8 @@ SELECT count(uuidv7_generate_at('2025-01-01')) FROM (SELECT generate_series(1, $
 SELECT count(uuidv7_to_base32(uuidv7_from_base32('01FWHE4YDGFK1SHH6W1G60EECF'))) FROM (SELECT generate_series(1, $n / 10)) s \\g /dev/null
 $hwm;});
 note("backend peak resident size: $warm kB after $n rows without generation, $after kB after $n generations and more");
+like($warm,  qr/^\d+$/, 'the peak resident size was read before generating');
+like($after, qr/^\d+$/, 'the peak resident size was read after generating');
 cmp_ok($after - $warm, '<=', 4096, 'the backend\'s peak resident size grew by 4 MB at most');
 $node->stop;
 
