@@ -29,8 +29,8 @@
 #   - lookups by public id use the primary key, for a role under row-level
 #     security too; bad input gets 22023;
 #   - without preloading, the functions refuse with an error that says so;
-#   - built without OpenSSL (make WITHOUT_OPENSSL=1, into a copy of the
-#     server), ff1 is refused with 0A000, never replaced; uuidv47 works.
+#   - built without OpenSSL (make WITHOUT_OPENSSL=1, its library mounted
+#     over the installed one for the server alone), ff1 is refused with 0A000, never replaced; uuidv47 works.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
@@ -417,14 +417,21 @@ check "not preloaded: the functions refuse, saying why, and so does the doctor" 
 
 echo "== built without OpenSSL: ff1 refused, never replaced; uuidv47 works"
 cluster_stop
-nossl_config=$(server_copy "$work/nossl-server")
 mkdir "$work/nossl-build"
 build_copy_and_install "$work/nossl-build" WITHOUT_OPENSSL=1 DESTDIR="$work/nossl-server" >/dev/null
-PG_CONFIG=$nossl_config
-find_pg_config
 cluster_init uuidv7-public-id-nossl "shared_preload_libraries = 'uuidv7'" "uuidv7.public_id_key_file = 'uuidv7.keys'"
 write_keys "* $KEY1"
-cluster_run
+# the server loads that build in place of the installed one, mounted over it
+# in a mount namespace of its own (a copy of the server's files would not
+# do: Debian's 13 finds them by absolute path, not beside its binaries); in
+# a root, whose namespace in_root already made private, whose / is no mount
+pkglibdir=$("$PG_CONFIG" --pkglibdir)
+propagation=private
+[ -z "${UUIDV7_IN_ROOT:-}" ] || propagation=unchanged
+unshare --mount --propagation $propagation sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh \
+	"$work/nossl-server$pkglibdir/uuidv7.so" "$pkglibdir/uuidv7.so" \
+	runuser -u "$PG_OS_USER" -- "$PG_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w start >/dev/null ||
+	{ cat "$CLUSTER_DIR/server.log"; exit 1; }
 nossl=$(sql_errors -v VERBOSITY=verbose <<SQL | grep -E '^(ERROR|[0-9a-f]{8}-|error)' | sed 's/ (.*//'
 CREATE EXTENSION uuidv7;
 SELECT uuidv7_to_public('$(head -n 1 "$work/ids.txt")');
