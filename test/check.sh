@@ -46,7 +46,7 @@ build_in_root() {
 
 # the server of each major, and uuidv7 built and installed for it; the
 # server t_pgupgrade.sh upgrades from, with uuidv7 built for it too
-declare -A pg_config ext_dir upgrade_from
+declare -A pg_config ext_dir upgrade_from on_machine
 for major in $MAJORS; do
 	ext_dir[$major]=$results/ext-$major
 	if [ -n "$(pg_root_suite "$major")" ]; then
@@ -61,6 +61,15 @@ for major in $MAJORS; do
 			upgrade_from[$major]=/usr/lib/postgresql/$previous/bin/pg_config
 		fi
 		build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from"
+		# the drivers' checks need psycopg 3, which bullseye does not ship:
+		# 13's run on the machine, against 13 built from Debian's source
+		# for the machine (as for 15's pg_upgrade)
+		if [ "$(pg_root_suite "$major")" = bullseye ]; then
+			pg_server "$major"
+			mkdir "$results/ext-$major-machine"
+			build_copy_and_install "$results/ext-$major-machine"
+			on_machine[$major]="$PG_CONFIG t_clients"
+		fi
 		continue
 	fi
 	# the machine's own server upgrades from the major before it in
@@ -93,9 +102,18 @@ run_major() {
 	[ "$major" != "${MAJORS##* }" ] || other=1
 	local t0
 	t0=$(date +%s)
+	local machine_config machine_checks check rc
+	read -r machine_config machine_checks <<<"${on_machine[$major]:-}"
 	PG_CONFIG=${pg_config[$major]} EXT_DIR=${ext_dir[$major]} OLD_PG_CONFIG=${upgrade_from[$major]} \
-		CLUSTER_SUPERUSER=$superuser OTHER_SETTINGS=$other \
+		CLUSTER_SUPERUSER=$superuser OTHER_SETTINGS=$other SKIP_CHECKS=$machine_checks \
 		"${run[@]}" bash "$TOP/test/suite.sh" >"$results/$major.log" 2>&1 || true
+	for check in $machine_checks; do
+		rc=0
+		echo "== PostgreSQL $major: $check, on the machine" >>"$results/$major.log"
+		PG_CONFIG=$machine_config CLUSTER_SUPERUSER=$superuser bash "$TOP/test/$check.sh" >>"$results/$major.log" 2>&1 || rc=$?
+		case $rc in 0) rc=ok ;; 77) rc=skipped ;; *) rc=FAILED ;; esac
+		echo "RESULT $major $check $rc" >>"$results/$major.log"
+	done
 	echo "== PostgreSQL $major: suite done in $(($(date +%s) - t0)) s"
 }
 

@@ -9,6 +9,7 @@
 # exits non-zero if any failed.
 #
 #   OLD_PG_CONFIG   the server t_pgupgrade.sh upgrades from (default: this one)
+#   SKIP_CHECKS     test/t_*.sh scripts not to run (check.sh runs them elsewhere)
 #   CHECKS          the test/t_*.sh scripts and test/t/*.pl files to run, by
 #                   name (t_docs 001_concurrency; default: all)
 set -euo pipefail
@@ -120,6 +121,7 @@ echo "TIME $PG_MAJOR tap $(($(date +%s) - t0))"
 for script in "$TOP"/test/t_*.sh; do
 	name=$(basename "$script" .sh)
 	if [ -n "${CHECKS:-}" ] && ! grep -qw "$name" <<<"$CHECKS"; then continue; fi
+	if grep -qw "$name" <<<"${SKIP_CHECKS:-}"; then continue; fi
 	echo "== PostgreSQL $PG_MAJOR: $name"
 	rc=0
 	t0=$(date +%s)
