@@ -58,13 +58,15 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # test/perl's helpers, whatever PROVE_FLAGS the caller gives (after PGXS,
-# whose Makefile.global sets PG_PROVE_FLAGS)
-override PG_PROVE_FLAGS += -I $(srcdir)/test/perl
+# whose Makefile.global sets PG_PROVE_FLAGS; absolute, as prove runs in
+# srcdir)
+override PG_PROVE_FLAGS += -I $(abspath $(srcdir))/test/perl
 # where the TAP framework is missing, installcheck says so and goes on
 tap_missing := $(strip $(if $(filter yes,$(enable_tap_tests)),,the server was built without TAP tests;) \
 	$(if $(wildcard $(dir $(PGXS))../test/perl/PostgreSQL/Test/Cluster.pm),,its PostgreSQL::Test::Cluster is not installed;) \
 	$(if $(shell $(PERL) -MIPC::Run -e 1 2>/dev/null && echo yes),,Perl lacks IPC::Run;) \
-	$(if $(filter 0,$(shell id -u)),run as root (initdb refuses root);))
+	$(if $(filter 0,$(shell id -u)),run as root (initdb refuses root);) \
+	$(if $(DESTDIR),the extension is staged in DESTDIR (a package build), where clusters of their own would not find it;))
 ifneq ($(tap_missing),)
 prove_installcheck = @echo "TAP tests (test/t) skipped: $(tap_missing)"
 endif

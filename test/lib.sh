@@ -396,7 +396,7 @@ debian_root_make() {
 	local root=$1 name=$2 suite=$3 extra=$4 stage mirror e
 	shift 4
 	if [ ! -f "$root/.complete" ]; then
-		rm -rf "$PG_CACHE/.stage-root-$name".* "$PG_CACHE"/root-"$name"-r[0-9]*
+		rm -rf "$PG_CACHE/.stage-root-$name".* "$PG_CACHE/.root-$name".*
 		mirror=$(debian_mirror) || return 1
 		command -v debootstrap >/dev/null || apt_install debootstrap >&2
 		stage=$(mktemp -d "$PG_CACHE/.stage-root-$name.XXXXXX")

@@ -9,7 +9,9 @@
 # - the package is installed on a Debian root of the machine's suite that
 #   has never seen the source tree (its server is Debian's own), where both
 #   extensions are created and the regression suites run against the
-#   installed files, as debian/tests (autopkgtest) runs them.
+#   installed files, as debian/tests (autopkgtest) runs them: as a user
+#   that is not root, with the test's dependencies installed, so that the
+#   TAP tests run too.
 #
 # Runs on the machine's own server.  In the Debian root that runs another
 # major (test/lib.sh in_root), that major's package is built there with its
@@ -63,16 +65,23 @@ fi
 # the machine's suite; the package installed there, then the suites of the
 # source tree against it, as autopkgtest runs debian/tests
 suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
-root=$(debian_root "$suite-deb-$PG_MAJOR" "$suite" "" "postgresql-$PG_MAJOR" postgresql-server-dev-all make locales)
+root=$(debian_root "$suite-deb-$PG_MAJOR" "$suite" "" "postgresql-$PG_MAJOR" postgresql-server-dev-all make locales \
+	libipc-run-perl libfaketime)
+deps=$(sed -n 's/^Depends: *//p' "$TOP/debian/tests/control" | tr ',' '\n' | grep -v '^ *@ *$' | xargs)
+chmod -R a+rX "$work"
 UUIDV7_ROOT=$root in_root - sh -c "
 	set -e
-	apt-get install -y -qq '$deb' >/dev/null
+	apt-get install -y -qq '$deb' $deps >/dev/null
 	dpkg -S /usr/share/postgresql/$PG_MAJOR/extension/uuidv7.control /usr/lib/postgresql/$PG_MAJOR/lib/uuidv7.so
 	cd '$work/uuidv7'
 	pg_virtualenv -v $PG_MAJOR psql -X -q -At -v ON_ERROR_STOP=1 -c 'CREATE EXTENSION uuidv7' \
 		-c 'CREATE EXTENSION uuidv7_time_ops' \
 		-c \"SELECT 'created: ' || string_agg(extname || ' ' || extversion, ', ' ORDER BY extname) FROM pg_extension WHERE extname LIKE 'uuidv7%'\"
-	debian/tests/installcheck
+	chown -R postgres .
+	runuser -u postgres -- debian/tests/installcheck
 	apt-get purge -y -qq 'postgresql-$PG_MAJOR-uuidv7' >/dev/null
 " >"$work/installed.log" 2>&1 || { tail -n 60 "$work/installed.log"; exit 1; }
-grep -E '^postgresql-|^created: |tests passed' "$work/installed.log"
+grep -E '^postgresql-|^created: |tests passed|^test/t/|^Result: ' "$work/installed.log"
+# (the TAP tests ran, each passed)
+grep -q '^Result: PASS' "$work/installed.log" && ! grep -q 'TAP tests (test/t) skipped' "$work/installed.log" ||
+	{ echo "the installed package's TAP tests did not run and pass"; exit 1; }

@@ -428,7 +428,7 @@ write_keys "* $KEY1"
 pkglibdir=$("$PG_CONFIG" --pkglibdir)
 propagation=private
 [ -z "${UUIDV7_IN_ROOT:-}" ] || propagation=unchanged
-unshare --mount --propagation $propagation sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh \
+as_root unshare --mount --propagation $propagation sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh \
 	"$work/nossl-server$pkglibdir/uuidv7.so" "$pkglibdir/uuidv7.so" \
 	runuser -u "$PG_OS_USER" -- "$PG_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w start >/dev/null ||
 	{ cat "$CLUSTER_DIR/server.log"; exit 1; }
