@@ -63,11 +63,13 @@ for major in $MAJORS; do
 			upgrade_from[$major]=/usr/lib/postgresql/$previous/bin/pg_config
 		fi
 		build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from"
-		# the drivers' checks need psycopg 3, which bullseye does not ship:
-		# 13's run on the machine, against 13 built from Debian's source
-		# for the machine (as for 15's pg_upgrade)
+		# what bullseye's 13 cannot run runs on the machine, against 13 built
+		# from Debian's source for it (as for 15's pg_upgrade): the drivers'
+		# and migration tools' checks (no psycopg 3, Alembic 1.4, node 12)
+		# and the SQL edition's (its server copy: Debian's 13 finds its
+		# files by absolute path, not beside its binaries)
 		if [ "$(pg_root_suite "$major")" = bullseye ]; then
-			on_machine[$major]="$(pg_server "$major" >&2 && echo "$PG_CONFIG") t_clients"
+			on_machine[$major]="$(pg_server "$major" >&2 && echo "$PG_CONFIG") t_clients t_migration_tools t_sql_edition"
 			mkdir "$results/ext-$major-machine"
 			(PG_CONFIG=${on_machine[$major]%% *} && find_pg_config && build_copy_and_install "$results/ext-$major-machine")
 		fi

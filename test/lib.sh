@@ -610,6 +610,12 @@ server_copy() {
 	pkglibdir=$("$PG_CONFIG" --pkglibdir)
 	mkdir -p "$dir"
 	(cd / && cp -a --parents "${bindir#/}" "${sharedir#/}" "${pkglibdir#/}" "$dir/")
+	# (a server that finds its files by absolute path, as Debian's 13 does,
+	# would have the copy's installs land in the server itself)
+	if [ "$("$dir$bindir/pg_config" --sharedir)" != "$dir$sharedir" ]; then
+		echo "the copy of the server in $dir does not find its files beside its binaries" >&2
+		return 1
+	fi
 	rm -rf "$dir$sharedir"/extension/uuidv7* "$dir$pkglibdir"/uuidv7.so "$dir$pkglibdir"/bitcode/uuidv7*
 	echo "$dir$bindir/pg_config"
 }

@@ -64,7 +64,9 @@ install_citus() {
 	stage=$PG_CACHE/$key
 	if [ ! -f "$stage.done" ]; then
 		echo "== building Citus $CITUS_VERSION for $("$PG_CONFIG" --version)"
-		apt_install libkrb5-dev liblz4-dev libzstd-dev libicu-dev
+		# (libcurl's headers: Debian's 18 is built with libcurl, for OAuth,
+		# and Citus then uses it)
+		apt_install libkrb5-dev liblz4-dev libzstd-dev libicu-dev libcurl4-openssl-dev
 		mkdir -p "$work/citus"
 		tar -xzf "$CITUS_TARBALL" -C "$work/citus"
 		src=$work/citus/citus-$CITUS_VERSION
