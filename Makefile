@@ -66,7 +66,7 @@ tap_missing := $(strip $(if $(filter yes,$(enable_tap_tests)),,the server was bu
 	$(if $(wildcard $(dir $(PGXS))../test/perl/PostgreSQL/Test/Cluster.pm),,its PostgreSQL::Test::Cluster is not installed;) \
 	$(if $(shell $(PERL) -MIPC::Run -e 1 2>/dev/null && echo yes),,Perl lacks IPC::Run;) \
 	$(if $(filter 0,$(shell id -u)),run as root (initdb refuses root);) \
-	$(if $(DESTDIR),the extension is staged in DESTDIR (a package build), where clusters of their own would not find it;))
+	$(if $(DESTDIR),the extension is staged in DESTDIR (a package build) where clusters of their own would not find it;))
 ifneq ($(tap_missing),)
 prove_installcheck = @echo "TAP tests (test/t) skipped: $(tap_missing)"
 endif
