@@ -35,7 +35,7 @@ export UUIDV7_STRICT=1
 started=$(date +%s)
 results=$(mktemp -d /tmp/uuidv7-check.XXXXXX)
 chmod 755 "$results"
-trap 'rm -rf "$results"' EXIT
+at_exit 'rm -rf "$results"'
 
 ensure_build_deps
 

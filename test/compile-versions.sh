@@ -8,7 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 work=$(mktemp -d /tmp/uuidv7-versions.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 debian_apt "$work/apt" bullseye bookworm trixie sid experimental
 mkdir "$work/root"
 status=0

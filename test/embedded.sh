@@ -16,7 +16,7 @@ command -v npm >/dev/null || apt_install nodejs npm
 VERSIONS=${EMBEDDED_VERSIONS:-14.23.0-beta.17 16.14.0-beta.17}
 work=$(mktemp -d /tmp/uuidv7-embedded.XXXXXX)
 chmod 755 "$work"
-trap 'cluster_stop_all; rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 status=0
 
 edition=$work/edition

@@ -487,6 +487,17 @@ in_root() {
 }
 
 CLUSTER_DIRS=()
+# whatever way a script exits, its clusters are stopped and removed, then
+# what it asked for with at_exit is done: one trap for all, so that starting
+# a cluster never replaces a script's own clean-up
+EXIT_ACTIONS=()
+at_exit() { EXIT_ACTIONS+=("$1"); }
+run_exit_actions() {
+	local action
+	cluster_stop_all
+	for action in "${EXIT_ACTIONS[@]}"; do eval "$action"; done
+}
+trap run_exit_actions EXIT
 # the bootstrap superuser of throwaway clusters; nothing may depend on its
 # name (Homebrew and Postgres.app name it after the OS user)
 CLUSTER_SUPERUSER=${CLUSTER_SUPERUSER:-postgres}
@@ -499,7 +510,6 @@ cluster_init() {
 	chmod 755 "$CLUSTER_DIR"
 	[ "$(id -u)" -eq 0 ] && chown "$PG_OS_USER" "$CLUSTER_DIR"
 	CLUSTER_DIRS+=("$CLUSTER_DIR")
-	trap cluster_stop_all EXIT
 
 	as_pg_user "$PG_BINDIR/initdb" -D "$CLUSTER_DIR/data" -U "$CLUSTER_SUPERUSER" -A trust \
 		--no-sync ${INITDB_OPTS:-} >"$CLUSTER_DIR/initdb.log" 2>&1 ||

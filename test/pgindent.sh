@@ -7,7 +7,7 @@ set -euo pipefail
 ensure_build_deps perl
 
 work=$(mktemp -d /tmp/uuidv7-pgindent.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 debian_apt "$work" trixie
 tarball=$(pg_orig_tarball "$work" 17) || { echo "could not download PostgreSQL 17's source" >&2; exit 1; }
 tar -xf "$tarball" -C "$work" --wildcards '*/src/tools/pg_bsd_indent/*' '*/src/tools/pgindent/*'

@@ -16,7 +16,7 @@ ensure_build_deps
 work=$(mktemp -d /tmp/uuidv7-sanitize.XXXXXX)
 chmod 755 "$work"
 mkdir -m 777 "$work/reports"
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 
 # the server's programs allocate without freeing at exit: no leak reports,
 # from the build on (pg_server runs the built pg_config)
@@ -39,7 +39,6 @@ grep -q __asan_report <<<"$symbols" && grep -q __ubsan_handle <<<"$symbols" ||
 	{ echo "uuidv7.so is not instrumented" >&2; exit 1; }
 
 cluster_start uuidv7-sanitize
-trap 'cluster_stop_all; rm -rf "$work"' EXIT
 status=0
 make -C "$work/ext" -s installcheck TAP_TESTS= ||
 	{ status=1; head -100 "$work/ext/regression.diffs" || true; }

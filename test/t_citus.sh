@@ -54,7 +54,7 @@ fi
 
 work=$(mktemp -d /tmp/uuidv7-citus.XXXXXX)
 chmod 755 "$work"
-trap 'rm -rf "$work"; cluster_stop_all' EXIT
+at_exit 'rm -rf "$work"'
 
 # install_citus: Citus built for the server of PG_CONFIG, once, staged in the
 # cache (keyed by the server's version and place) and copied into place

@@ -22,7 +22,7 @@ command -v npm >/dev/null || apt_install nodejs npm
 
 work=$(mktemp -d /tmp/uuidv7-clients.XXXXXX)
 chmod 755 "$work"
-trap 'rm -rf "$work"; cluster_stop_all' EXIT
+at_exit 'rm -rf "$work"'
 (cd "$work" && npm install --silent --no-audit --no-fund pg@8 uuid@11 >/dev/null)
 
 cluster_start uuidv7-clients

@@ -20,7 +20,7 @@ set -euo pipefail
 find_pg_config
 
 work=$(mktemp -d /tmp/uuidv7-cron.XXXXXX)
-trap 'rm -rf "$work"; cluster_stop_all' EXIT
+at_exit 'rm -rf "$work"'
 
 # install_pg_cron: pg_cron for the server of PG_CONFIG, from Debian's binary
 # packages

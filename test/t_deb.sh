@@ -32,7 +32,7 @@ apt_install dpkg-dev debhelper postgresql-server-dev-all lintian
 
 work=$(mktemp -d /tmp/uuidv7-deb.XXXXXX)
 chmod 755 "$work"
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 mkdir "$work/uuidv7"
 (cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
 	xargs -0 cp --parents -t "$work/uuidv7")

@@ -9,7 +9,7 @@ set -euo pipefail
 find_pg_config
 
 out=$(mktemp /tmp/uuidv7-demo.XXXXXX)
-trap 'rm -f "$out"; cluster_stop_all' EXIT
+at_exit 'rm -f "$out"'
 cluster_start uuidv7-demo
 "$PG_BINDIR/psql" -X -f "$TOP/test/demo.sql" >"$out" 2>&1 || { cat "$out"; exit 1; }
 cat "$out"

@@ -27,10 +27,10 @@ edition=${DOCS_EDITION:-c}
 
 work=$(mktemp -d /tmp/uuidv7-docs.XXXXXX)
 chmod 755 "$work"
+at_exit 'rm -rf "$work"'
 if [ "$edition" = c ]; then
 	# (with a key file for public ids, as docs/public-ids.md sets one up: a
 	# fixed key, where a reader makes a random one)
-	trap 'cluster_stop_all; rm -rf "$work"' EXIT
 	cluster_init uuidv7-docs "shared_preload_libraries = 'uuidv7'" "uuidv7.public_id_key_file = 'uuidv7.keys'"
 	printf '# the suite'"'"'s key\n* 2b7e151628aed2a6abf7158809cf4f3c\n' >"$CLUSTER_DIR/data/uuidv7.keys"
 	chmod 600 "$CLUSTER_DIR/data/uuidv7.keys"
@@ -40,7 +40,6 @@ else
 	# DOCS_EDITION=sql: on the running cluster of PGHOST and PGPORT, where the
 	# SQL edition is installed (test/t_sql_edition.sh), the pages that are
 	# not for the C edition only, without the blocks that need it
-	trap 'rm -rf "$work"' EXIT
 	for page in "${pages[@]}"; do
 		grep -q '^<!-- the C edition only -->' "$page" && echo "docs: $page: the C edition only"
 	done

@@ -11,7 +11,7 @@ set -euo pipefail
 find_pg_config
 
 work=$(mktemp -d /tmp/uuidv7-meta.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 git clone -q "$TOP" "$work/clone"
 make -C "$work/clone" -s dist >/dev/null
 

@@ -17,7 +17,7 @@ find_pg_config
 
 work=$(mktemp -d /tmp/uuidv7-migrate.XXXXXX)
 chmod 755 "$work"
-trap 'rm -rf "$work"; cluster_stop_all' EXIT
+at_exit 'rm -rf "$work"'
 
 awk '/<!-- test\/t_migrate.sh runs this block/ { marked = 1; next }
 	marked && /^```sql$/ { inside = 1; next }

@@ -21,7 +21,7 @@ command -v npm >/dev/null || apt_install nodejs npm
 
 work=$(mktemp -d /tmp/uuidv7-migration-tools.XXXXXX)
 chmod 755 "$work"
-trap 'rm -rf "$work"; cluster_stop_all' EXIT
+at_exit 'rm -rf "$work"'
 (cd "$work" && npm install --silent --no-audit --no-fund node-pg-migrate@7 pg@8 >/dev/null)
 
 # readme_block NAME: docs/migrating.md's code block marked for this test as NAME

@@ -18,7 +18,7 @@ find_pg_config
 SESSIONS=${SESSIONS:-8}
 db=uuidv7_partition_concurrency
 work=$(mktemp -d /tmp/uuidv7-partition-concurrency.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 
 psql_q "CREATE DATABASE $db"
 export PGDATABASE=$db

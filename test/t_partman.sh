@@ -19,7 +19,7 @@ if [ "$PG_MAJOR" -lt 14 ]; then
 fi
 
 work=$(mktemp -d /tmp/uuidv7-partman.XXXXXX)
-trap 'rm -rf "$work"; cluster_stop_all' EXIT
+at_exit 'rm -rf "$work"'
 mkdir -p "$work/src"
 debian_apt "$work" sid
 tarball=$(debian_orig_tarball "$work" pg-partman) ||
@@ -31,7 +31,6 @@ make -C "$srcdir" -s PG_CONFIG="$PG_CONFIG" >/dev/null
 as_root make -C "$srcdir" -s PG_CONFIG="$PG_CONFIG" install >/dev/null
 
 cluster_start uuidv7-partman
-trap 'rm -rf "$work"; cluster_stop_all' EXIT
 
 "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 <<'SQL' >"$work/out.txt"
 SET client_min_messages = warning;

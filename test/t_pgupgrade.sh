@@ -25,7 +25,7 @@ work=$(mktemp -d /tmp/uuidv7-upgrade.XXXXXX)
 chmod 777 "$work"
 PG_BINDIR=$old_bindir
 cluster_start uuidv7-upgrade-old
-trap 'rm -rf "$work"; cluster_stop_all' EXIT
+at_exit 'rm -rf "$work"'
 old=$CLUSTER_DIR old_port=$PGPORT
 app_create
 plan_query="EXPLAIN (COSTS OFF) SELECT count(*) FROM orders
@@ -51,7 +51,6 @@ elif grep -q -- --no-data-checksums <<<"$initdb_help"; then
 	INITDB_OPTS=--no-data-checksums
 fi
 cluster_init uuidv7-upgrade-new
-trap 'rm -rf "$work"; cluster_stop_all' EXIT
 new=$CLUSTER_DIR
 (cd "$new" && as_pg_user "$new_bindir/pg_upgrade" -b "$old_bindir" -B "$new_bindir" -U "$PGUSER" \
 	-d "$old/data" -D "$new/data" -p "$old_port" -P "$PGPORT" -s "$new" >"$new/pg_upgrade.log" 2>&1) ||

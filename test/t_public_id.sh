@@ -38,7 +38,7 @@ ensure_build_deps python3-nacl python3-cryptography libssl-dev
 
 work=$(mktemp -d /tmp/uuidv7-public-id.XXXXXX)
 chmod 755 "$work"
-trap 'cluster_stop_all; rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 status=0
 check() { # check WHAT GOT WANT
 	if [ "$2" = "$3" ]; then

@@ -44,7 +44,7 @@ start_region a
 a_dir=$CLUSTER_DIR a_host=$PGHOST a_port=$PGPORT
 start_region b
 b_dir=$CLUSTER_DIR b_host=$PGHOST b_port=$PGPORT
-trap 'rm -rf "$work"; cluster_stop_all' EXIT
+at_exit 'rm -rf "$work"'
 
 # a streaming hot standby of region A
 standby_dir=$(mktemp -d /tmp/uuidv7-standby.XXXXXX)
@@ -63,7 +63,6 @@ as_pg_user "$PG_BINDIR/pg_ctl" -D "$standby_dir/data" -l "$standby_dir/server.lo
 # the warehouse: the same table, range-partitioned by month on the key
 cluster_start uuidv7-warehouse
 w_host=$PGHOST w_port=$PGPORT
-trap 'rm -rf "$work"; cluster_stop_all' EXIT
 psql_q "CREATE DATABASE app"
 sql "$w_host" "$w_port" "SET client_min_messages = warning;
 CREATE EXTENSION uuidv7;

@@ -29,7 +29,7 @@ C_PG_CONFIG=$PG_CONFIG
 
 work=$(mktemp -d /tmp/uuidv7-sqled.XXXXXX)
 chmod 755 "$work"
-trap 'cluster_stop_all; rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 status=0
 
 # the SQL edition, assembled from the sources out of the tree

@@ -36,7 +36,7 @@ find_pg_config
 work=$(mktemp -d /tmp/uuidv7-upkeep-load.XXXXXX)
 chmod 777 "$work"
 cluster_start uuidv7-upkeep-load "max_connections = 40"
-trap 'rm -rf "$work"; cluster_stop_all' EXIT
+at_exit 'rm -rf "$work"'
 q() { "$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 -c "$1"; }
 status=0
 check() { # check LABEL CONDITION-EXIT-CODE

@@ -14,7 +14,7 @@ ensure_build_deps valgrind
 
 work=$(mktemp -d /tmp/uuidv7-valgrind.XXXXXX)
 chmod 777 "$work"
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 
 # PostgreSQL's suppressions, from the source of the installed server
 tarball=$(fetch_pg_source "$work/apt") || { echo "could not download PostgreSQL's source" >&2; exit 1; }
@@ -24,7 +24,6 @@ cp "$supp" "$work/valgrind.supp"
 chmod 644 "$work/valgrind.supp"
 
 cluster_init uuidv7-valgrind
-trap 'cluster_stop_all; rm -rf "$work"' EXIT
 mkdir -p "$work/logs" && chmod 777 "$work/logs"
 # the postmaster under valgrind, children traced: every backend is checked
 as_pg_user valgrind --quiet --trace-children=yes --track-origins=yes --read-var-info=no \

@@ -10,7 +10,7 @@ command -v clang >/dev/null && [ -n "$(find /usr/lib/llvm-*/lib/clang -name 'lib
 
 seconds=${1:-${FUZZ_SECONDS:-30}}
 work=$(mktemp -d /tmp/uuidv7-fuzz.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I"$TOP/src" "$TOP/test/fuzz/fuzz_base32.c" "$TOP/src/base32.c" -o "$work/fuzz_base32"
 
