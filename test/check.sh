@@ -9,7 +9,7 @@
 # uuidv7 is built and the suite runs.  uuidv7 is built for each with
 # warnings as errors, then the whole suite runs on each, two majors at a
 # time (test/suite.sh: the pg_regress suites and isolation specs, the TAP
-# tests of test/t, every test/t_*.sh that applies), t_pgupgrade.sh
+# tests of test/t, every test/t_*.sh that applies), 006_pgupgrade
 # upgrading from the major before (13 from itself; the servers no suite
 # ships for it are built from Debian's source: test/lib.sh pg_root_previous
 # says which and why).  The pg_regress suites run once more on the newest
@@ -47,7 +47,7 @@ build_in_root() {
 }
 
 # the server of each major, and uuidv7 built and installed for it; the
-# server t_pgupgrade.sh upgrades from, with uuidv7 built for it too
+# server 006_pgupgrade upgrades from, with uuidv7 built for it too
 declare -A pg_config ext_dir upgrade_from on_machine
 for major in $MAJORS; do
 	ext_dir[$major]=$results/ext-$major
@@ -123,6 +123,7 @@ run_major() {
 # two majors at a time, the next one started as soon as one ends: the
 # machine has two cores, and the suites wait on clusters and clients a good
 # part of the time
+echo "TIME once builds $(($(date +%s) - started))" >>"$results/once.log"
 echo "== running the suite on PostgreSQL $MAJORS"
 running=0
 for major in $MAJORS; do
@@ -146,9 +147,11 @@ for script in fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh valgrind.s
 	name=${script%.sh}
 	echo "== $name"
 	rc=0
+	t0=$(date +%s)
 	bash "$TOP/test/$script" || rc=$?
 	case $rc in 0) verdict=ok ;; 77) verdict=skipped ;; *) verdict=FAILED ;; esac
 	echo "RESULT once $name $verdict" >>"$results/once.log"
+	echo "TIME once $name $(($(date +%s) - t0))" >>"$results/once.log"
 done
 
 echo

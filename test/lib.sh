@@ -305,7 +305,7 @@ use_pg_major() {
 # from the machine's mirror and cached beside the built servers: 13 from
 # bullseye, 17 from trixie, 18 from sid, and 19's release candidate from
 # experimental in a sid root.  Each root also holds the major its
-# t_pgupgrade.sh upgrades from (the suite's own, or another suite's packages
+# 006_pgupgrade upgrades from (the suite's own, or another suite's packages
 # of it where they install beside the root's), the test frameworks of the server's packages (pg_regress, the
 # isolation tester, PostgreSQL::Test::Cluster) and IPC::Run for the TAP tests.
 # Commands run in it through in_root, in a mount namespace of their own, so
@@ -322,7 +322,7 @@ pg_root_suite() {
 	esac
 }
 
-# pg_root_previous MAJOR: the major t_pgupgrade.sh upgrades from in MAJOR's
+# pg_root_previous MAJOR: the major 006_pgupgrade upgrades from in MAJOR's
 # root, and the suite its packages come from, or "source" and the release
 # pg_server builds in the root where no suite ships a server that will do:
 # 13 from itself (bullseye has no other); 17 from bookworm's 15, built, as
@@ -353,7 +353,7 @@ pg_root_extra_suites() {
 # pg_root_packages MAJOR: the packages its root holds: the server, its
 # client (with the test frameworks), its headers and what building uuidv7
 # and running the suite there need (a locale other than C among them, for
-# the suite under other settings); the previous major, for t_pgupgrade.sh,
+# the suite under other settings); the previous major, for 006_pgupgrade,
 # named plainly: apt takes it from the extra suite where the root's has none,
 # and that suite's libraries only where the root's lack them (asked for as
 # package/suite, apt would take them all from there); 19's own from
@@ -585,19 +585,9 @@ app_works() { # app_works DB: prints "0 t 2 t" when it all works
 }
 
 # upkeep_writer_script: the pgbench script of an application writing to
-# table ev (id uuid7, client int, at timestamptz) while its partitions are
-# kept: five rows a transaction, each at a random millisecond of January to
-# June 2025 (181 days), as clients with their own clocks or a backfill send
-# them (test/t_upkeep_load.sh checks upkeep under it, test/bench/upkeep.sh
-# times it)
-upkeep_writer_script() {
-	echo "BEGIN;"
-	for r in 1 2 3 4 5; do
-		echo "\\set ms$r random(0, 15638399999)"
-		echo "INSERT INTO ev VALUES (uuidv7_generate_at('2025-01-01 00:00+00'::timestamptz + :ms$r * interval '1 millisecond'), :client_id, clock_timestamp());"
-	done
-	echo "END;"
-}
+# table ev while its partitions are kept, test/upkeep_writer.sql (used by
+# test/t/007_upkeep_load.pl; test/bench/upkeep.sh times it)
+upkeep_writer_script() { cat "$TOP/test/upkeep_writer.sql"; }
 
 # create_bench_ms: in the database of PGDATABASE, bench_ms(statement), the
 # milliseconds a statement takes, timed inside the server (for test/bench)

@@ -8,7 +8,7 @@
 # Prints one line per check, "RESULT <major> <check> ok|FAILED|skipped", and
 # exits non-zero if any failed.
 #
-#   OLD_PG_CONFIG   the server t_pgupgrade.sh upgrades from (default: this one)
+#   OLD_PG_CONFIG   the server 006_pgupgrade upgrades from (default: this one)
 #   SKIP_CHECKS     test/t_*.sh scripts not to run (check.sh runs them elsewhere)
 #   CHECKS          the test/t_*.sh scripts and test/t/*.pl files to run, by
 #                   name (t_docs 001_concurrency; default: all)

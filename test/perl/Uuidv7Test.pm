@@ -17,8 +17,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-our @EXPORT = qw(uuidv7_node psql_start psql_finish
-  app_create app_schema app_digests app_works);
+our @EXPORT = qw(uuidv7_node psql_start psql_finish pgbench_start pgbench_finish
+  restart_after_kill app_create app_schema app_digests app_works);
 
 # uuidv7_node(NAME, CONF_LINES...): an initialized and started cluster with
 # more postgresql.conf lines
@@ -60,6 +60,48 @@ sub psql_finish
 	  or diag($h->{err});
 	chomp $h->{out};
 	return $h->{out};
+}
+
+# pgbench_start(NODE, DB, ENV, ARGS...): pgbench -n ARGS on DB in the
+# background, with the environment variables of hash ENV; its output and
+# exit code kept.  pgbench_finish(HANDLE): waits for it (the framework's
+# timeout past its own end), and returns whether it succeeded and its output
+# (its report and its errors)
+sub pgbench_start
+{
+	my ($node, $db, $env, @args) = @_;
+	my %h = (out => '');
+	local %ENV = (%ENV, %$env);
+	$h{run} = IPC::Run::start(
+		[ 'pgbench', '-n', @args, $node->connstr($db) ],
+		'>', \$h{out}, '2>&1',
+		IPC::Run::timeout($ENV{PG_TEST_TIMEOUT_DEFAULT} // 180));
+	return \%h;
+}
+
+sub pgbench_finish
+{
+	my ($h) = @_;
+	my $ok = eval { $h->{run}->finish };
+	$h->{run}->kill_kill unless defined $ok;
+	return ($ok, $h->{out});
+}
+
+# restart_after_kill(NODE): start a node again whose postmaster was made to
+# exit without the framework (SIGQUIT from a session, as pg_ctl's immediate
+# mode sends): once it has exited, the framework is told so (through its
+# _update_pid, the one way it has), and the node started
+sub restart_after_kill
+{
+	my ($node) = @_;
+	my $pidfile = $node->data_dir . '/postmaster.pid';
+	for (1 .. 10 * ($ENV{PG_TEST_TIMEOUT_DEFAULT} // 180))
+	{
+		last unless -e $pidfile;
+		select(undef, undef, undef, 0.1);
+	}
+	$node->_update_pid(0);
+	$node->start;
 }
 
 # app_create(NODE): the application database of test/app.sql, as "app"
