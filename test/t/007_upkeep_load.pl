@@ -27,10 +27,11 @@
 # rows found are the rows committed.
 #
 # Then a live table keyed by uuid7 is adopted while four clients insert
-# into it.  Last, the server is killed in the middle of each call (a
-# creation that moves rows, retention, and an adoption stopped after its
-# bounds are set): every row is there after the restart, the table takes
-# new rows, and the call completes when run again.
+# into it, and eight schedulers create overlapping spans at once.  Last,
+# the server is killed in the middle of each call (a creation that moves
+# rows, retention, and an adoption stopped after its bounds are set): every
+# row is there after the restart, the table takes new rows, and the call
+# completes when run again.
 #
 # Load: LOAD_SECONDS (10) of it.
 use strict;
@@ -171,6 +172,21 @@ ok($writers_ok && $writers_out !~ /aborted/ && ($processed // 0) > 0, 'the write
   or diag($writers_out);
 is(sql("SELECT count(*) || ' ' || (SELECT relkind::text FROM pg_class WHERE oid = 'legacy'::regclass) FROM legacy"),
 	(2000 + ($processed // 0) * 5) . ' p', 'legacy partitioned, every row committed found');
+
+# schedulers at once, with overlapping spans (specs/upkeep_overlap.spec has
+# the interleavings): session s creates the six months from month s % 4 of
+# 2026; every call succeeds and each period is made once
+sql('CREATE TABLE sched (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id)');
+my @schedulers = map {
+	psql_start($node, $db, "SELECT count(*) FROM uuidv7_create_partitions('sched',
+		timestamptz '2026-01-01 00:00+00' + $_ % 4 * interval '1 month',
+		timestamptz '2026-01-01 00:00+00' + ($_ % 4 + 6) * interval '1 month', '1 month', 'UTC')")
+} 1 .. 8;
+psql_finish($_) for @schedulers;
+is( sql("SELECT count(*) || ' ' || count(DISTINCT lower_bound) || ' '
+		|| to_char(min(period_start) AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ' '
+		|| to_char(max(period_start) AT TIME ZONE 'UTC', 'YYYY-MM-DD') FROM uuidv7_partitions('sched')"),
+	'9 9 2026-01-01 2026-09-01', '8 schedulers at once: 9 periods, each made once');
 
 # The server killed in the middle of a call: while the call waits for a lock
 # that a transaction holds, or, for the move, the moment it holds its locks,
