@@ -116,7 +116,7 @@ tap() {
 }
 
 t0=$(date +%s)
-ensure_build_deps libipc-run-perl libfaketime
+ensure_build_deps libipc-run-perl libfaketime python3-nacl python3-cryptography libssl-dev
 tap
 echo "TIME $PG_MAJOR tap $(($(date +%s) - t0))"
 

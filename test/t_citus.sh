@@ -59,13 +59,15 @@ at_exit 'rm -rf "$work"'
 # install_citus: Citus built for the server of PG_CONFIG, once, staged in the
 # cache (keyed by the server's version and place) and copied into place
 install_citus() {
-	local key stage src
-	key="citus-$CITUS_VERSION-$("$PG_CONFIG" --version | tr -c 'A-Za-z0-9.\n' '-')$(md5sum <<<"$PG_CONFIG" | cut -c1-8)"
+	local key stage src curl=--without-libcurl
+	# Citus takes HAVE_LIBCURL from the server's pg_config.h too: where the
+	# server has it (Debian's 18, for OAuth), Citus's code uses libcurl and
+	# must be linked with it (its statistics collection is turned off below)
+	grep -q '^#define HAVE_LIBCURL 1' "$("$PG_CONFIG" --includedir-server)/pg_config.h" && curl=--with-libcurl
+	key="citus-$CITUS_VERSION-$("$PG_CONFIG" --version | tr -c 'A-Za-z0-9.\n' '-')$(md5sum <<<"$PG_CONFIG" | cut -c1-8)$curl"
 	stage=$PG_CACHE/$key
 	if [ ! -f "$stage.done" ]; then
 		echo "== building Citus $CITUS_VERSION for $("$PG_CONFIG" --version)"
-		# (libcurl's headers: Debian's 18 is built with libcurl, for OAuth,
-		# and Citus then uses it)
 		apt_install libkrb5-dev liblz4-dev libzstd-dev libicu-dev libcurl4-openssl-dev
 		mkdir -p "$work/citus"
 		tar -xzf "$CITUS_TARBALL" -C "$work/citus"
@@ -75,7 +77,7 @@ install_citus() {
 		# Citus 14 has no such copy)
 		sed -i 's/^have_createdb_privilege(void)$/citus_compat_have_createdb_privilege(void)/' \
 			"$src/src/include/pg_version_compat.h"
-		(cd "$src" && ./configure --without-libcurl PG_CONFIG="$PG_CONFIG" >"$work/configure.log" 2>&1 &&
+		(cd "$src" && ./configure $curl PG_CONFIG="$PG_CONFIG" >"$work/configure.log" 2>&1 &&
 			make -s -j"$(nproc)" with_llvm=no >"$work/make.log" 2>&1 &&
 			rm -rf "$stage.tmp" && make -s install with_llvm=no DESTDIR="$stage.tmp" >"$work/install.log" 2>&1) ||
 			{ tail -n 40 "$work"/*.log; return 1; }
@@ -92,7 +94,8 @@ install_citus
 declare -A dir port
 for node in coordinator worker1 worker2 worker3; do
 	cluster_start "uuidv7-citus-$node" "shared_preload_libraries = 'citus'" "max_connections = 100" \
-		"citus.node_conninfo = 'sslmode=disable'" "max_worker_processes = 16"
+		"citus.node_conninfo = 'sslmode=disable'" "max_worker_processes = 16" \
+		"citus.enable_statistics_collection = off"
 	dir[$node]=$CLUSTER_DIR
 	port[$node]=$PGPORT
 	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION citus" >/dev/null
