@@ -150,7 +150,7 @@ installcheck-sql-edition:
 .PHONY: installcheck-sql-edition
 
 # the PGXN distribution: the committed tree at HEAD, with the SQL edition
-# built from it, in a zip named for the version (test/t_meta.sh checks it
+# built from it, in a zip named for the version (test/shell/meta.sh checks it
 # against META.json)
 dist: sql-edition
 	git archive --format zip --prefix=uuidv7-$(EXTVERSION)/sql-edition/ \

@@ -9,20 +9,24 @@
 # uuidv7 is built and the suite runs.  uuidv7 is built for each with
 # warnings as errors, then the whole suite runs on each, two majors at a
 # time (test/suite.sh: the pg_regress suites and isolation specs, the TAP
-# tests of test/t, every test/t_*.sh that applies), 006_pgupgrade
+# tests of test/t, every test/shell script that applies), 006_pgupgrade
 # upgrading from the major before (13 from itself; the servers no suite
 # ships for it are built from Debian's source: test/lib.sh pg_root_previous
 # says which and why).  The pg_regress suites run once more on the newest
 # major in a cluster set unlike their own (other locale, time zone, no
 # parallelism, JIT on).  Then, once: the base32 parser is fuzzed
-# (test/fuzz/run.sh, FUZZ_SECONDS), every source compiles against the
-# headers of 13, 15, 17, 18 and 19 (test/compile-versions.sh), the layout
-# is pgindent's (test/pgindent.sh), and the suites run again with the
-# extension under sanitizers (test/sanitize.sh, on a 15 built from source
+# (test/once/fuzz/run.sh, FUZZ_SECONDS), every source compiles against the
+# headers of 13, 15, 17, 18 and 19 (test/once/compile-versions.sh), the layout
+# is pgindent's (test/once/pgindent.sh), and the suites run again with the
+# extension under sanitizers (test/once/sanitize.sh, on a 15 built from source
 # with AddressSanitizer, which Debian does not ship) and the server under
-# valgrind (test/valgrind.sh), and the SQL edition's suites run on
+# valgrind (test/once/valgrind.sh), and the SQL edition's suites run on
 # PostgreSQL 14 and 16 from npm's embedded-postgres packages
-# (test/embedded.sh).
+# (test/once/embedded.sh).
+#
+# CHECKS names the checks to run, of every kind (regress, a test/t file, a
+# test/shell script, a test/once script: MAJORS=13 CHECKS=002_memory runs
+# one TAP test on 13, in its root); by default, all.
 #
 # Prints a table of every check on every major and a closing
 # "N passed, N failed" line; exits non-zero on any failure.
@@ -69,7 +73,7 @@ for major in $MAJORS; do
 		# and the SQL edition's (its server copy: Debian's 13 finds its
 		# files by absolute path, not beside its binaries)
 		if [ "$(pg_root_suite "$major")" = bullseye ]; then
-			on_machine[$major]="$(pg_server "$major" >&2 && echo "$PG_CONFIG") t_clients t_migration_tools t_sql_edition"
+			on_machine[$major]="$(pg_server "$major" >&2 && echo "$PG_CONFIG") clients migration_tools sql_edition"
 			mkdir "$results/ext-$major-machine"
 			(PG_CONFIG=${on_machine[$major]%% *} && find_pg_config && build_copy_and_install "$results/ext-$major-machine")
 		fi
@@ -111,9 +115,10 @@ run_major() {
 		CLUSTER_SUPERUSER=$superuser OTHER_SETTINGS=$other SKIP_CHECKS=$machine_checks \
 		"${run[@]}" bash "$TOP/test/suite.sh" >"$results/$major.log" 2>&1 || true
 	for check in $machine_checks; do
+		[ -z "${CHECKS:-}" ] || grep -qw -- "$check" <<<"$CHECKS" || continue
 		rc=0
 		echo "== PostgreSQL $major: $check, on the machine" >>"$results/$major.log"
-		PG_CONFIG=$machine_config CLUSTER_SUPERUSER=$superuser bash "$TOP/test/$check.sh" >>"$results/$major.log" 2>&1 || rc=$?
+		PG_CONFIG=$machine_config CLUSTER_SUPERUSER=$superuser bash "$TOP/test/shell/$check.sh" >>"$results/$major.log" 2>&1 || rc=$?
 		case $rc in 0) rc=ok ;; 77) rc=skipped ;; *) rc=FAILED ;; esac
 		echo "RESULT $major $check $rc" >>"$results/$major.log"
 	done
@@ -145,10 +150,11 @@ PG_CONFIG=${pg_config[15]:-$PG_CONFIG}
 export PG_CONFIG
 for script in fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh valgrind.sh embedded.sh; do
 	name=${script%.sh}
+	[ -z "${CHECKS:-}" ] || grep -qw -- "${name%/run}" <<<"$CHECKS" || continue
 	echo "== $name"
 	rc=0
 	t0=$(date +%s)
-	bash "$TOP/test/$script" || rc=$?
+	bash "$TOP/test/once/$script" || rc=$?
 	case $rc in 0) verdict=ok ;; 77) verdict=skipped ;; *) verdict=FAILED ;; esac
 	echo "RESULT once $name $verdict" >>"$results/once.log"
 	echo "TIME once $name $(($(date +%s) - t0))" >>"$results/once.log"

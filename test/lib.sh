@@ -27,7 +27,7 @@
 #   create_bench_ms             bench_ms(statement): its milliseconds, for test/bench
 #   upkeep_writer_script        pgbench script of writers of every month, for upkeep
 #   app_create, app_schema, app_digests, app_works
-#                               the application database of test/app.sql
+#                               the application database of test/data/app.sql
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -551,12 +551,12 @@ cluster_stop_all() {
 	for dir in "${CLUSTER_DIRS[@]}"; do cluster_stop "$dir"; done
 }
 
-# the application database of test/app.sql: create it in database "app" of
+# the application database of test/data/app.sql: create it in database "app" of
 # the cluster in PGHOST; print its schema; print a digest of its rows and the
 # checks that must hold of them
 app_create() {
 	psql_q "CREATE DATABASE app"
-	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -d app -f "$TOP/test/app.sql" >/dev/null
+	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -d app -f "$TOP/test/data/app.sql" >/dev/null
 }
 # (the \restrict key of pg_dump 15.14+ is random in every dump; the server's
 # version differs after pg_upgrade to another major)
@@ -585,9 +585,9 @@ app_works() { # app_works DB: prints "0 t 2 t" when it all works
 }
 
 # upkeep_writer_script: the pgbench script of an application writing to
-# table ev while its partitions are kept, test/upkeep_writer.sql (used by
+# table ev while its partitions are kept, test/data/upkeep_writer.sql (used by
 # test/t/007_upkeep_load.pl; test/bench/upkeep.sh times it)
-upkeep_writer_script() { cat "$TOP/test/upkeep_writer.sql"; }
+upkeep_writer_script() { cat "$TOP/test/data/upkeep_writer.sql"; }
 
 # create_bench_ms: in the database of PGDATABASE, bench_ms(statement), the
 # milliseconds a statement takes, timed inside the server (for test/bench)
@@ -601,7 +601,7 @@ create_bench_ms() {
 # (programs, libraries and shared files, each at its own path under DIR),
 # without any file of uuidv7; prints the copy's pg_config.  The server finds
 # its files relative to its programs, so the copy serves what is installed
-# into it and nothing the original has (test/t_sql_edition.sh: a server
+# into it and nothing the original has (test/shell/sql_edition.sh: a server
 # where no C of uuidv7 exists).
 server_copy() {
 	local dir=$1 bindir sharedir pkglibdir

@@ -3,29 +3,37 @@
 #
 # Builds uuidv7 for that server in a copy of the tree (so that several majors
 # can be tested at once; EXT_DIR names a copy already built), installs it,
-# runs the pg_regress suites in a throwaway cluster, then every test/t_*.sh.
+# runs the pg_regress suites and isolation specs in a throwaway cluster, the
+# TAP tests (test/t), then every test/shell script.
 # A script that does not apply to this major exits 77 and counts as skipped.
 # Prints one line per check, "RESULT <major> <check> ok|FAILED|skipped", and
 # exits non-zero if any failed.
 #
 #   OLD_PG_CONFIG   the server 006_pgupgrade upgrades from (default: this one)
-#   SKIP_CHECKS     test/t_*.sh scripts not to run (check.sh runs them elsewhere)
-#   CHECKS          the test/t_*.sh scripts and test/t/*.pl files to run, by
-#                   name (t_docs 001_concurrency; default: all)
+#   SKIP_CHECKS     test/shell scripts not to run (check.sh runs them elsewhere)
+#   CHECKS          the checks to run, by name: regress (the pg_regress suites
+#                   and isolation specs), test/shell scripts, test/t files
+#                   (regress docs 001_concurrency; default: all; the names
+#                   of test/once scripts are taken and left to check.sh)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
 
+# (a name in CHECKS that names no test is a mistake, not a pass)
+for check in ${CHECKS:-}; do
+	[ "$check" = regress ] || [ -f "$TOP/test/shell/$check.sh" ] || [ -f "$TOP/test/t/$check.pl" ] ||
+		[ -f "$TOP/test/once/$check.sh" ] || [ -f "$TOP/test/once/$check/run.sh" ] ||
+		{ echo "CHECKS: no test named $check" >&2; exit 2; }
+done
+
 if [ -z "${EXT_DIR:-}" ]; then
 	EXT_DIR=$(mktemp -d "/tmp/uuidv7-ext-$PG_MAJOR.XXXXXX")
+	at_exit 'rm -rf "$EXT_DIR"'
 	build_copy_and_install "$EXT_DIR"
 fi
 
-# (a name in CHECKS that names no test is a mistake, not a pass)
-for check in ${CHECKS:-}; do
-	case $check in t_*) [ -f "$TOP/test/$check.sh" ] ;; *) [ -f "$TOP/test/t/$check.pl" ] ;; esac ||
-		{ echo "CHECKS: no test named $check" >&2; exit 2; }
-done
+# named CHECK: whether CHECKS names it (all are, where CHECKS is empty)
+named() { [ -z "${CHECKS:-}" ] || grep -qw -- "$1" <<<"$CHECKS"; }
 
 status=0
 result() { # result CHECK EXIT_CODE
@@ -52,7 +60,7 @@ regress() {
 # style, no parallel workers, JIT for every query where the server has it,
 # costs and planner methods changed, notices hidden.  Each test sets what its
 # output depends on, so nothing may differ.
-if [ -n "${OTHER_SETTINGS:-}" ]; then
+if [ -n "${OTHER_SETTINGS:-}" ] && named regress; then
 	echo "== PostgreSQL $PG_MAJOR: pg_regress suites under other settings"
 	jit=off
 	[ -f "$("$PG_CONFIG" --pkglibdir)/llvmjit.so" ] && jit=on
@@ -68,10 +76,12 @@ fi
 
 # the pg_regress suites, then the scripts, some of which use this cluster
 cluster_start "uuidv7-pg$PG_MAJOR"
-echo "== PostgreSQL $PG_MAJOR: pg_regress suites"
-t0=$(date +%s)
-regress regress
-echo "TIME $PG_MAJOR regress $(($(date +%s) - t0))"
+if named regress; then
+	echo "== PostgreSQL $PG_MAJOR: pg_regress suites"
+	t0=$(date +%s)
+	regress regress
+	echo "TIME $PG_MAJOR regress $(($(date +%s) - t0))"
+fi
 
 # the TAP tests (test/t), each on clusters of its own, run by make
 # installcheck as the OS user of clusters (initdb refuses root); a result
@@ -120,9 +130,9 @@ ensure_build_deps libipc-run-perl libfaketime python3-nacl python3-cryptography 
 tap
 echo "TIME $PG_MAJOR tap $(($(date +%s) - t0))"
 
-for script in "$TOP"/test/t_*.sh; do
+for script in "$TOP"/test/shell/*.sh; do
 	name=$(basename "$script" .sh)
-	if [ -n "${CHECKS:-}" ] && ! grep -qw "$name" <<<"$CHECKS"; then continue; fi
+	named "$name" || continue
 	if grep -qw "$name" <<<"${SKIP_CHECKS:-}"; then continue; fi
 	echo "== PostgreSQL $PG_MAJOR: $name"
 	rc=0

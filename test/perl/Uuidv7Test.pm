@@ -4,7 +4,7 @@
 # framework (PostgreSQL::Test::Cluster; on 13 and 14, the aliases of
 # PostgresNode their later releases ship): a started cluster for uuidv7, SQL
 # run in sessions of their own at once, and the application database of
-# test/app.sql with the checks that it survived a dump, an upgrade or a
+# test/data/app.sql with the checks that it survived a dump, an upgrade or a
 # replication.
 package Uuidv7Test;
 
@@ -104,13 +104,13 @@ sub restart_after_kill
 	$node->start;
 }
 
-# app_create(NODE): the application database of test/app.sql, as "app"
+# app_create(NODE): the application database of test/data/app.sql, as "app"
 sub app_create
 {
 	my ($node) = @_;
 	$node->safe_psql('postgres', 'CREATE DATABASE app');
 	$node->command_ok(
-		[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('app'), '-f', 'test/app.sql' ],
+		[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('app'), '-f', 'test/data/app.sql' ],
 		'the application database created');
 }
 

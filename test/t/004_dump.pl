@@ -1,6 +1,6 @@
 # Copyright (c) uuidv7 contributors
 #
-# The application database of test/app.sql dumped with pg_dump in custom
+# The application database of test/data/app.sql dumped with pg_dump in custom
 # format and as plain SQL, and restored into a fresh cluster: the schema
 # dumps again identically, every table holds the same rows, and everything
 # still works.

@@ -1,6 +1,6 @@
 # Copyright (c) uuidv7 contributors
 #
-# pg_upgrade of a cluster holding the application database of test/app.sql,
+# pg_upgrade of a cluster holding the application database of test/data/app.sql,
 # from the server of OLD_PG_CONFIG (the previous major the suite tests;
 # default: this server, which the framework of PostgreSQL 13 requires) to
 # this one.  Every row survives, the schema is the one a dump of the old

@@ -11,7 +11,7 @@
 # Beside them:
 #
 # - writers insert rows at random instants of January to June
-#   (test/upkeep_writer.sql), so that rows of March to June keep arriving in
+#   (test/data/upkeep_writer.sql), so that rows of March to June keep arriving in
 #   DEFAULT;
 # - readers count the fixed set (always 1,000) and look up one of its rows
 #   by key (always 1 row), at REPEATABLE READ;
@@ -106,7 +106,7 @@ if (`pgbench --help` =~ /--max-tries/)
 	($changers, @retries) = ($repeatable_read, '--max-tries=1000');
 }
 my %clients = (
-	writers => pgbench_start($node, $db, {}, '-c', 2, '-j', 1, '-T', $seconds, '-f', 'test/upkeep_writer.sql'),
+	writers => pgbench_start($node, $db, {}, '-c', 2, '-j', 1, '-T', $seconds, '-f', 'test/data/upkeep_writer.sql'),
 	readers => pgbench_start($node, $db, $repeatable_read, '-c', 1, '-T', $seconds, '-f', "$dir/reader.sql"),
 	updaters => pgbench_start($node, $db, $changers, '-c', 1, '-T', $seconds, @retries, '-f', "$dir/updater.sql"),
 	deleters => pgbench_start($node, $db, $changers, '-c', 1, '-T', $seconds, @retries, '-f', "$dir/deleter.sql"));

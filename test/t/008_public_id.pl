@@ -4,7 +4,7 @@
 #
 # - src/ff1.c against NIST's nine FF1 samples (with and without 128-bit
 #   integers) and src/siphash.c against python3-nacl, built without the
-#   server; the independent implementation (test/public_id_reference.py)
+#   server; the independent implementation (test/unit/public_id_reference.py)
 #   against the same NIST samples;
 # - in a cluster with uuidv7 preloaded: each scheme's public ids of 2,000
 #   fixed v7s equal the independent implementation's, exactly; two million
@@ -31,7 +31,7 @@
 # - without preloading, the functions refuse with an error that says so.
 #
 # (A build without OpenSSL, mounted over the installed library for one
-# server, needs root: test/t_public_id.sh.)
+# server, needs root: test/shell/public_id.sh.)
 use strict;
 use warnings;
 
@@ -62,7 +62,7 @@ sub run
 	ok($ok, "ran @$cmd[0 .. ($#$cmd < 1 ? $#$cmd : 1)]") or diag($err);
 	return $out;
 }
-sub reference { return run([ $python, 'test/public_id_reference.py', @_[ 0 .. $#_ - 1 ] ], $_[-1]); }
+sub reference { return run([ $python, 'test/unit/public_id_reference.py', @_[ 0 .. $#_ - 1 ] ], $_[-1]); }
 
 # FF1 against NIST's samples, SipHash-2-4 against python3-nacl
 my $pg_config = sub { my $v = `pg_config --$_[0]`; chomp $v; return $v; };
@@ -74,7 +74,7 @@ for my $variant ('', '-DFF1_WITHOUT_INT128')
 		'-o', "$dir/vectors", 'test/unit/vectors.c', 'src/ff1.c', 'src/siphash.c', '-lcrypto' ]);
 	note(run([ "$dir/vectors", 'ff1' ]));
 }
-note(run([ $python, 'test/public_id_reference.py', 'nist' ]));
+note(run([ $python, 'test/unit/public_id_reference.py', 'nist' ]));
 is( md5_hex(run([ "$dir/vectors", 'siphash' ])),
 	md5_hex(run([ $python, '-c', 'import nacl.hash
 key = bytes(range(16))
@@ -153,7 +153,7 @@ sql('CREATE EXTENSION uuidv7');
 sql('CREATE EXTENSION pg_stat_statements') if $preload =~ /pg_stat_statements/;
 
 # each scheme against the independent implementation, on 2,000 fixed ids
-my $ids = run([ $python, 'test/public_id_bits.py', 'ids' ]);
+my $ids = run([ $python, 'test/unit/public_id_bits.py', 'ids' ]);
 my @ids = split /\n/, $ids;
 sql('CREATE TABLE fixed (n serial, id uuid); INSERT INTO fixed (id) SELECT unnest(' . "'{" . join(',', @ids) . "}'::uuid[])");
 for my $scheme ('ff1', 'uuidv47')
@@ -196,7 +196,7 @@ is(count_of(qr/Partial Aggregate/, $parallel) . " $in_parallel", "1 $in_serial",
 like($in_serial, qr/ 200000$/, 'all round-tripping');
 
 # FF1 hides every bit; uuidv47, for contrast, sends 74 as they are
-my $flipped = run([ $python, 'test/public_id_bits.py', 'flip' ], $ids);
+my $flipped = run([ $python, 'test/unit/public_id_bits.py', 'flip' ], $ids);
 open my $fh, '>', "$dir/ids.txt" or die;
 print $fh $ids;
 close $fh;
@@ -215,7 +215,7 @@ for my $scheme ('ff1', 'uuidv47')
 		close $f;
 	}
 	my $out = '';
-	my $hidden = IPC::Run::run([ $python, 'test/public_id_bits.py', 'hides', "$dir/ids.txt",
+	my $hidden = IPC::Run::run([ $python, 'test/unit/public_id_bits.py', 'hides', "$dir/ids.txt",
 			"$dir/public-fixed.txt", "$dir/public-flipped.txt" ], '>', \$out);
 	chomp $out;
 	if ($scheme eq 'ff1')

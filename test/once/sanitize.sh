@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test/sanitize.sh: the pg_regress suites, and test/t_public_id.sh, under
-# AddressSanitizer and UndefinedBehaviorSanitizer.  A PostgreSQL 15 built with ASan from Debian's
+# test/once/sanitize.sh: the pg_regress suites and the isolation specs, and
+# the public ids' TAP test (test/t/008_public_id.pl), under AddressSanitizer and UndefinedBehaviorSanitizer.  A PostgreSQL 15 built with ASan from Debian's
 # source (test/lib.sh pg_server, cached like the other servers: about four
 # minutes on two cores, once), the extension built with ASan and UBSan
 # against it, and every suite run in a cluster of that server.  Any report
@@ -10,7 +10,7 @@
 # (Preloading the ASan runtime into Debian's own postgres binary is no way
 # round the build: it deadlocks in bindtextdomain() before it starts.)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 ensure_build_deps
 
 work=$(mktemp -d /tmp/uuidv7-sanitize.XXXXXX)
@@ -42,11 +42,19 @@ cluster_start uuidv7-sanitize
 status=0
 make -C "$work/ext" -s installcheck TAP_TESTS= ||
 	{ status=1; head -100 "$work/ext/regression.diffs" || true; }
-# and the public ids, which need a preloaded library (clusters of their own)
-echo "== public ids (test/t_public_id.sh) with ASan and UBSan"
-bash "$TOP/test/t_public_id.sh" >"$work/public_id.log" 2>&1 ||
-	{ status=1; grep -v '^ok' "$work/public_id.log" | tail -n 40; }
-grep -c '^ok' "$work/public_id.log" | sed 's/$/ public-id checks passed/'
+# and the public ids, which need a preloaded library (clusters of their
+# own): their TAP test, on the framework of the machine's own 15 (the ASan
+# build has none), with the ASan build's programs first on PATH, as PGXS
+# runs prove
+echo "== public ids (test/t/008_public_id.pl) with ASan and UBSan"
+ensure_build_deps libipc-run-perl python3-nacl python3-cryptography libssl-dev
+framework=/usr/lib/postgresql/15/lib/pgxs/src/test/perl
+chown -R "$PG_OS_USER" "$work/ext"
+(cd "$work/ext" && as_pg_user env TESTDIR="$work/ext" PATH="$PG_BINDIR:$PATH" \
+	PG_REGRESS="$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress" \
+	prove --norc -I "$framework" -I test/perl test/t/008_public_id.pl) >"$work/public_id.log" 2>&1 ||
+	{ status=1; tail -n 40 "$work/public_id.log"; tail -n 60 "$work/ext/tmp_check/log/regress_log_008_public_id" 2>/dev/null; }
+grep -E '^Files=|^Result:' "$work/public_id.log"
 if [ -n "$(ls "$work/reports")" ] ||
 	grep -E "AddressSanitizer|runtime error|was terminated by signal" "$CLUSTER_DIR/server.log"; then
 	echo "sanitizer reports:"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_sql_edition.sh: the SQL edition on this major, on a copy of the
+# test/shell/sql_edition.sh: the SQL edition on this major, on a copy of the
 # server that holds no file of the C edition (test/lib.sh server_copy):
 #
 #   - as files (make -C sql-edition install, no compiler): the pg_regress
@@ -14,7 +14,7 @@
 #   - the plain script, run twice by a role without superuser into a schema
 #     of its own: the same functions as the extension, and a table
 #     partitioned by time lives through it;
-#   - the examples of README.md and docs/ (test/t_docs.sh), but for what
+#   - the examples of README.md and docs/ (test/shell/docs.sh), but for what
 #     needs the C edition;
 #   - through pg_tle (built from test/vendor/, 13 to 18): a role with
 #     pgtle_admin and no superuser installs the extension (its script run
@@ -23,7 +23,7 @@
 #     reached by ALTER EXTENSION UPDATE, with the rows unchanged and the
 #     objects of a fresh install.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 find_pg_config
 C_PG_CONFIG=$PG_CONFIG
 
@@ -97,8 +97,8 @@ else
 fi
 echo "== look-alikes planted for its scripts are never called (test security, as the superuser it needs)"
 sql_edition_regress "$PGUSER" regress_sql_edition "$work/regress-security" security || status=1
-echo "== the documentation's examples, on the SQL edition (test/t_docs.sh)"
-PG_CONFIG=$PG_CONFIG DOCS_EDITION=sql bash "$TOP/test/t_docs.sh" || status=1
+echo "== the documentation's examples, on the SQL edition (test/shell/docs.sh)"
+PG_CONFIG=$PG_CONFIG DOCS_EDITION=sql bash "$TOP/test/shell/docs.sh" || status=1
 
 echo "== a database using the SQL edition, restored onto the C edition"
 # (an application's table, partitioned by its uuid7 key, with its rows)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# test/fuzz/run.sh [seconds]: build the base32 parser's libFuzzer harness with
+# test/once/fuzz/run.sh [seconds]: build the base32 parser's libFuzzer harness with
 # AddressSanitizer and UndefinedBehaviorSanitizer, and fuzz it for a while
 # (FUZZ_SECONDS, default 30) from a small seed corpus.  Exits non-zero on a
 # crash, a sanitizer report or a failed round trip.
 set -euo pipefail
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 command -v clang >/dev/null && [ -n "$(find /usr/lib/llvm-*/lib/clang -name 'libclang_rt.fuzzer-x86_64.a' 2>/dev/null | head -n 1)" ] ||
 	{ echo "== installing clang and libFuzzer"; apt_install clang libclang-rt-dev; }
 
@@ -12,7 +12,7 @@ seconds=${1:-${FUZZ_SECONDS:-30}}
 work=$(mktemp -d /tmp/uuidv7-fuzz.XXXXXX)
 at_exit 'rm -rf "$work"'
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-I"$TOP/src" "$TOP/test/fuzz/fuzz_base32.c" "$TOP/src/base32.c" -o "$work/fuzz_base32"
+	-I"$TOP/src" "$TOP/test/once/fuzz/fuzz_base32.c" "$TOP/src/base32.c" -o "$work/fuzz_base32"
 
 mkdir -p "$work/corpus"
 for seed in 01FWHE4YDGFK1SHH6W1G60EECF 01-fwhe-4ydg-fk1s-hh6w-1g60-eecf 7ZZZZZZZZZZZZZZZZZZZZZZZZZ \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_cron.sh: the pg_cron recipe of docs/partitioning.md ("Keeping it
+# test/shell/cron.sh: the pg_cron recipe of docs/partitioning.md ("Keeping it
 # ahead, on a schedule"), run by pg_cron itself.
 #
 # The block of SQL the page marks is taken from the page as it stands and
@@ -16,7 +16,7 @@
 # builds for 17 and 18 need a newer C library than this machine has and their
 # source is not served, so there the test is skipped (77).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 find_pg_config
 
 work=$(mktemp -d /tmp/uuidv7-cron.XXXXXX)
@@ -51,7 +51,7 @@ if ! install_pg_cron; then
 fi
 
 # the recipe, exactly as the page shows it
-awk '/<!-- needs: pg_cron \(test\/t_cron.sh runs this block\) -->/ { marked = 1; next }
+awk '/<!-- needs: pg_cron \(test\/shell\/cron.sh runs this block\) -->/ { marked = 1; next }
 	marked && /^```sql$/ { inside = 1; next }
 	inside && /^```$/ { exit }
 	inside { print }' "$TOP/docs/partitioning.md" >"$work/recipe.sql"

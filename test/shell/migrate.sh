@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_migrate.sh: the migration from a bigserial key of docs/migrating.md ("From
+# test/shell/migrate.sh: the migration from a bigserial key of docs/migrating.md ("From
 # bigserial or version 4 keys"), run as it stands while a client keeps
 # inserting, then the adoption of the result; and a table of version 4 keys
 # refused by uuidv7_adopt_table with the count of them.
@@ -12,14 +12,14 @@
 # row's time to the microsecond they were spread by, the client's rows
 # sort after them, and the adopted table keeps it all.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 find_pg_config
 
 work=$(mktemp -d /tmp/uuidv7-migrate.XXXXXX)
 chmod 755 "$work"
 at_exit 'rm -rf "$work"'
 
-awk '/<!-- test\/t_migrate.sh runs this block/ { marked = 1; next }
+awk '/<!-- test\/shell\/migrate.sh runs this block/ { marked = 1; next }
 	marked && /^```sql$/ { inside = 1; next }
 	inside && /^```$/ { exit }
 	inside { print }' "$TOP/docs/migrating.md" >"$work/recipe.sql"

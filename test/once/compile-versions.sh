@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# test/compile-versions.sh: compile every source file, warnings as errors,
+# test/once/compile-versions.sh: compile every source file, warnings as errors,
 # against the server headers of each PostgreSQL major version Debian ships:
 # 13 from bullseye, 15 from bookworm, 17 from trixie, 18 from sid and 19
 # (a release candidate, whose server binaries need a newer C library than
 # bookworm's) from experimental.  PostgreSQL 19 requires C11; the older
 # majors are compiled as C99, as they require.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 work=$(mktemp -d /tmp/uuidv7-versions.XXXXXX)
 at_exit 'rm -rf "$work"'
 debian_apt "$work/apt" bullseye bookworm trixie sid experimental

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_deb.sh: the Debian packages, as the PostgreSQL apt repository
+# test/shell/deb.sh: the Debian packages, as the PostgreSQL apt repository
 # builds them (debian/, pg_buildext), for the machine's own PostgreSQL.
 #
 # - dpkg-buildpackage builds postgresql-NN-uuidv7 from a copy of the tree
@@ -19,7 +19,7 @@
 # suite has installed uuidv7 from the tree.  Elsewhere (a server built from
 # source) it is skipped (exit 77).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 find_pg_config
 
 if [ "$PG_CONFIG" != "/usr/lib/postgresql/$PG_MAJOR/bin/pg_config" ]; then

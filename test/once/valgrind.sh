@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/valgrind.sh: the pg_regress suites with the server under valgrind's
+# test/once/valgrind.sh: the pg_regress suites with the server under valgrind's
 # memcheck, with PostgreSQL's own suppression file (from the source of the
 # installed server, fetched with apt into a private directory).  Fails on any
 # error that valgrind reports in a stack through uuidv7.so.
@@ -9,7 +9,7 @@
 # time_ops, and doctor and comparison, whose rows and calls go through SQL
 # more than through C of ours; those run with VALGRIND_SUITES=all).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 ensure_build_deps valgrind
 
 work=$(mktemp -d /tmp/uuidv7-valgrind.XXXXXX)

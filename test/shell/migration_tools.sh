@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_migration_tools.sh: the migrations of docs/migrating.md ("In a migration tool")
+# test/shell/migration_tools.sh: the migrations of docs/migrating.md ("In a migration tool")
 # as they stand, through two real tools: Alembic (Debian's python3-alembic,
 # on psycopg2) and node-pg-migrate (from npm).  For each, in a database of
 # its own holding a live table "orders" keyed by uuid7:
@@ -13,7 +13,7 @@
 #   DEFAULT partition and four monthly ones, "orders" is partitioned and
 #   keeps every row.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 find_pg_config
 
 /usr/bin/python3 -c 'import alembic, psycopg2' 2>/dev/null || apt_install python3-alembic python3-psycopg2
@@ -26,7 +26,7 @@ at_exit 'rm -rf "$work"'
 
 # readme_block NAME: docs/migrating.md's code block marked for this test as NAME
 readme_block() {
-	awk -v name="$1" '$0 == "<!-- test/t_migration_tools.sh runs this block: " name " -->" { marked = 1; next }
+	awk -v name="$1" '$0 == "<!-- test/shell/migration_tools.sh runs this block: " name " -->" { marked = 1; next }
 		marked && /^```[a-z]+$/ { inside = 1; next }
 		inside && /^```$/ { exit }
 		inside { print }' "$TOP/docs/migrating.md"

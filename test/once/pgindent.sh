@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# test/pgindent.sh: the C sources are pgindent-clean.  pgindent and
+# test/once/pgindent.sh: the C sources are pgindent-clean.  pgindent and
 # pg_bsd_indent come from PostgreSQL 17's source (Debian's trixie, fetched
 # with apt into a private directory); PostgreSQL's typedefs list plus ours.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 ensure_build_deps perl
 
 work=$(mktemp -d /tmp/uuidv7-pgindent.XXXXXX)

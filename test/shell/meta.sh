@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_meta.sh: the PGXN packaging.  META.json follows the PGXN META spec
+# test/shell/meta.sh: the PGXN packaging.  META.json follows the PGXN META spec
 # 1.0.0 (required keys, semantic versions, a license the spec names) and
 # describes both extensions as their control files do (each one's install
 # script, version, docfile); "make dist" makes the zip PGXN takes, with
@@ -7,7 +7,7 @@
 # the build needs, and nothing of test/vendor/.  The zip is made in a clone,
 # from what is committed.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 find_pg_config
 
 work=$(mktemp -d /tmp/uuidv7-meta.XXXXXX)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""test/public_id_bits.py: the fixed ids test/t/008_public_id.pl encodes, and
+"""test/unit/public_id_bits.py: the fixed ids test/t/008_public_id.pl encodes, and
 how well a scheme hides their bits.
 
     public_id_bits.py ids

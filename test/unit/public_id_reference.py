@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""test/public_id_reference.py: public ids computed independently of the
-extension's C, for test/t/008_public_id.pl and test/t_public_id.sh to compare with.
+"""test/unit/public_id_reference.py: public ids computed independently of the
+extension's C, for test/t/008_public_id.pl and test/shell/public_id.sh to compare with.
 
     public_id_reference.py nist
         FF1 here against NIST's nine FF1 samples (exit 1 on a mismatch)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_docs.sh: the documentation's examples are tests.  Every ```sql
+# test/shell/docs.sh: the documentation's examples are tests.  Every ```sql
 # block of README.md and of each page of docs/ runs, in the page's order, in one psql session
 # on a fresh database of a cluster with uuidv7 preloaded, as a reader pasting
 # them would; the first error fails the page.  Where a block is followed by
@@ -9,7 +9,7 @@
 # counted as skipped (WHAT: citus, pg_cron, restart, a client...; a step
 # the suite's cluster is made with, such as the public-id key file, says
 # so; "PostgreSQL 14 or later" runs on those majors).  With DOCS_EDITION=sql
-# (test/t_sql_edition.sh) the pages run on the SQL edition too, but for a page
+# (test/shell/sql_edition.sh) the pages run on the SQL edition too, but for a page
 # marked <!-- the C edition only --> and the blocks that need "the C edition".  A
 # block whose output shows an ERROR is expected to fail that way: it runs
 # with errors reported tersely, and the page goes on.
@@ -19,7 +19,7 @@
 # function of the SQL edition (from its assembled script) and every SQLSTATE
 # the sources raise must appear in README.md's Reference section.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 find_pg_config
 
 pages=("$TOP"/README.md "$TOP"/docs/*.md)
@@ -38,7 +38,7 @@ if [ "$edition" = c ]; then
 	cluster_run
 else
 	# DOCS_EDITION=sql: on the running cluster of PGHOST and PGPORT, where the
-	# SQL edition is installed (test/t_sql_edition.sh), the pages that are
+	# SQL edition is installed (test/shell/sql_edition.sh), the pages that are
 	# not for the C edition only, without the blocks that need it
 	for page in "${pages[@]}"; do
 		grep -q '^<!-- the C edition only -->' "$page" && echo "docs: $page: the C edition only"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_partman.sh: the pg_partman 5.x integration, against the real thing.
+# test/shell/partman.sh: the pg_partman 5.x integration, against the real thing.
 #
 # pg_partman's source comes from Debian's unstable suite, fetched with apt's
 # own tools into a private directory (the machine's apt sources are not
@@ -11,7 +11,7 @@
 #
 # pg_partman 5 needs PostgreSQL 14 or later: on 13 the test is skipped (77).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 ensure_build_deps
 if [ "$PG_MAJOR" -lt 14 ]; then
 	echo "pg_partman 5 needs PostgreSQL 14 or later: skipped on $PG_MAJOR"

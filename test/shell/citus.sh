@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_citus.sh: uuidv7 on a Citus cluster, a coordinator and two workers
+# test/shell/citus.sh: uuidv7 on a Citus cluster, a coordinator and two workers
 # (a third joins later), each a throwaway cluster on its own socket.
 #
 # The Citus release that serves the major is built once from the vendored
@@ -34,7 +34,7 @@
 #   backend in this Citus and are not run; uuidv7_doctor() flags that table
 #   and no other.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 find_pg_config
 
 case $PG_MAJOR in

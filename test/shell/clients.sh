@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/t_clients.sh: what drivers and clients see.  With psycopg 3 (Debian's
+# test/shell/clients.sh: what drivers and clients see.  With psycopg 3 (Debian's
 # python3-psycopg) and node-postgres (pg, from npm):
 #
 # - an aggregate over a uuid7 column cast to uuid, array_agg(id::uuid),
@@ -14,7 +14,7 @@
 #   sort with ids made by the server by millisecond; a version 4 id is
 #   refused with 23514 and a detail that names its version.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 find_pg_config
 
 /usr/bin/python3 -c 'import psycopg' 2>/dev/null || apt_install python3-psycopg

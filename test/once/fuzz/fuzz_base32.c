@@ -1,5 +1,5 @@
 /*
- * test/fuzz/fuzz_base32.c: libFuzzer harness for the base32 parser.
+ * test/once/fuzz/fuzz_base32.c: libFuzzer harness for the base32 parser.
  *
  * Any input is parsed as base32 text.  The parser must not read or write out
  * of bounds (AddressSanitizer), must not overflow or shift out of range

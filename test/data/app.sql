@@ -1,4 +1,4 @@
--- test/app.sql: the application database that the dump, restore and upgrade
+-- test/data/app.sql: the application database that the dump, restore and upgrade
 -- tests carry across: the uuid7 domain, defaults, a generated column, monthly
 -- partitions on the key, expression and BRIN indexes, a view using the
 -- time operators of uuidv7, and uuidv7_time_ops beside them.

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# test/t_demo.sh: the main job's SQL (test/demo.sql, what test/demo.sh runs)
+# test/shell/demo.sh: the main job's SQL (test/demo.sql, what test/demo.sh runs)
 # still runs on this server and shows what it says: the early row moved out
 # of the DEFAULT partition into its month, the old months detached, a day's
 # query pruned to one partition at plan time and read through its index, an
 # id's base32 form read back.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 find_pg_config
 
 out=$(mktemp /tmp/uuidv7-demo.XXXXXX)
