@@ -34,6 +34,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 MAJORS=${MAJORS:-13 15 17 18 19}
+checks_valid ${CHECKS:-} || exit 2
 # everything a test needs is installed: a test skipped for want of it fails
 export UUIDV7_STRICT=1
 started=$(date +%s)

@@ -486,6 +486,21 @@ in_root() {
 			exec chroot "$root" /usr/bin/env -C "$top" UUIDV7_IN_ROOT="$root" "$@"' sh "$root" "$TOP" "$@"
 }
 
+# checks_valid NAME...: each names a check, as CHECKS does (regress, a file
+# of test/t, a script of test/shell or test/once); fails on one that does
+# not (a mistake, not a pass)
+checks_valid() {
+	local check
+	for check in "$@"; do
+		if ! [[ $check =~ ^[A-Za-z0-9_-]+$ ]] || ! { [ "$check" = regress ] ||
+			[ -f "$TOP/test/t/$check.pl" ] || [ -f "$TOP/test/shell/$check.sh" ] ||
+			[ -f "$TOP/test/once/$check.sh" ] || [ -f "$TOP/test/once/$check/run.sh" ]; }; then
+			echo "CHECKS: no test named $check" >&2
+			return 1
+		fi
+	done
+}
+
 CLUSTER_DIRS=()
 # whatever way a script exits, its clusters are stopped and removed, then
 # what it asked for with at_exit is done: one trap for all, so that starting

@@ -19,12 +19,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
 
-# (a name in CHECKS that names no test is a mistake, not a pass)
-for check in ${CHECKS:-}; do
-	[ "$check" = regress ] || [ -f "$TOP/test/shell/$check.sh" ] || [ -f "$TOP/test/t/$check.pl" ] ||
-		[ -f "$TOP/test/once/$check.sh" ] || [ -f "$TOP/test/once/$check/run.sh" ] ||
-		{ echo "CHECKS: no test named $check" >&2; exit 2; }
-done
+checks_valid ${CHECKS:-} || exit 2
 
 if [ -z "${EXT_DIR:-}" ]; then
 	EXT_DIR=$(mktemp -d "/tmp/uuidv7-ext-$PG_MAJOR.XXXXXX")
@@ -84,21 +79,26 @@ if named regress; then
 fi
 
 # the TAP tests (test/t), each on clusters of its own, run by make
-# installcheck as the OS user of clusters (initdb refuses root); a result
-# for each, and the end of its log where it failed
+# installcheck as the OS user of clusters (initdb refuses root), their
+# temporary files in the build (removed with it, where a failed test keeps
+# them); a result for each, and the end of its log where it failed
 tap() {
-	local rc=0 name verdict tests
+	local rc=0 name verdict tests log
 	tests=$(cd "$EXT_DIR" && ls test/t/*.pl)
 	if [ -n "${CHECKS:-}" ]; then
 		tests=$(for t in $tests; do ! grep -qw "$(basename "$t" .pl)" <<<"$CHECKS" || echo "$t"; done)
 		[ -n "$tests" ] || return 0
 	fi
+	mkdir -p "$EXT_DIR/tmp"
 	chown -R "$PG_OS_USER" "$EXT_DIR"
-	as_pg_user env -u HARNESS_TIMER -u HARNESS_OPTIONS make -C "$EXT_DIR" -s installcheck REGRESS= ISOLATION= \
-		PROVE_TESTS="$(echo $tests)" PROVE_FLAGS=--norc \
-		2>&1 | tee "$EXT_DIR/tap.log" || rc=$?
+	# (the log is root's, outside the directory the OS user of clusters owns)
+	log=$(mktemp /tmp/uuidv7-tap.XXXXXX)
+	at_exit "rm -f '$log'"
+	as_pg_user env -u HARNESS_TIMER -u HARNESS_OPTIONS TMPDIR="$EXT_DIR/tmp" make -C "$EXT_DIR" -s installcheck \
+		REGRESS= ISOLATION= PROVE_TESTS="$(echo $tests)" PROVE_FLAGS=--norc \
+		2>&1 | tee "$log" || rc=$?
 	# (a framework missing is a failure in the whole suite, which installs it)
-	if grep -q '^TAP tests (test/t) skipped' "$EXT_DIR/tap.log"; then
+	if grep -q '^TAP tests (test/t) skipped' "$log"; then
 		result tap "$([ -n "${UUIDV7_STRICT:-}" ] && echo 1 || echo 77)"
 		return
 	fi
@@ -107,7 +107,7 @@ tap() {
 	# or never run after another bailed out)
 	for t in $tests; do
 		name=$(basename "$t" .pl)
-		verdict=$(sed -nE "s|^(\[[0-9:]+\] )?test/t/$name\.pl \.+ (ok\|skipped).*|\2|p" "$EXT_DIR/tap.log")
+		verdict=$(sed -nE "s|^(\[[0-9:]+\] )?test/t/$name\.pl \.+ (ok\|skipped).*|\2|p" "$log")
 		case $verdict in
 			ok) ;;
 			skipped) [ -z "${UUIDV7_STRICT:-}" ] || verdict=FAILED ;;

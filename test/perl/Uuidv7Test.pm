@@ -18,7 +18,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 our @EXPORT = qw(uuidv7_node psql_start psql_finish pgbench_start pgbench_finish
-  restart_after_kill app_create app_schema app_digests app_works);
+  server_exited restart_after_kill app_create app_schema app_digests app_works);
 
 # uuidv7_node(NAME, CONF_LINES...): an initialized and started cluster with
 # more postgresql.conf lines
@@ -87,19 +87,27 @@ sub pgbench_finish
 	return ($ok, $h->{out});
 }
 
-# restart_after_kill(NODE): start a node again whose postmaster was made to
-# exit without the framework (SIGQUIT from a session, as pg_ctl's immediate
-# mode sends): once it has exited, the framework is told so (through its
-# _update_pid, the one way it has), and the node started
+# server_exited(NODE, SECONDS): whether the node's postmaster has exited, or
+# does within SECONDS (its pid file gone); restart_after_kill(NODE): start a
+# node again whose postmaster was made to exit without the framework
+# (SIGQUIT from a session, as pg_ctl's immediate mode sends), once it has:
+# the framework is told so through its _update_pid, the one way it has
+sub server_exited
+{
+	my ($node, $seconds) = @_;
+	my $pidfile = $node->data_dir . '/postmaster.pid';
+	for (1 .. 10 * $seconds)
+	{
+		return 1 unless -e $pidfile;
+		select(undef, undef, undef, 0.1);
+	}
+	return !-e $pidfile;
+}
+
 sub restart_after_kill
 {
 	my ($node) = @_;
-	my $pidfile = $node->data_dir . '/postmaster.pid';
-	for (1 .. 10 * ($ENV{PG_TEST_TIMEOUT_DEFAULT} // 180))
-	{
-		last unless -e $pidfile;
-		select(undef, undef, undef, 0.1);
-	}
+	server_exited($node, 60) or die 'the server did not exit';
 	$node->_update_pid(0);
 	$node->start;
 }

@@ -39,17 +39,19 @@ $node->init;
 	$node->start;
 }
 
-# one session throughout: psql's \! steps the clock between statements
+# one session throughout: psql's \! steps the clock between statements (the
+# file's name reaches its shell through the environment, never as text)
+local $ENV{UUIDV7_OFFSET_FILE} = $offset_file;
 my $result = $node->safe_psql(
 	'postgres', qq{
 CREATE EXTENSION uuidv7;
 CREATE TEMP TABLE seq (n serial, id uuid, clock timestamptz, phase text);
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate(), clock_timestamp(), 'before' FROM generate_series(1, 1000);
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate('-10 minutes'), clock_timestamp(), 'shifted before' FROM generate_series(1, 1000);
-\\! echo "-1h" > '$offset_file.new' && mv '$offset_file.new' '$offset_file'
+\\! echo "-1h" > "\$UUIDV7_OFFSET_FILE.new" && mv "\$UUIDV7_OFFSET_FILE.new" "\$UUIDV7_OFFSET_FILE"
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate(), clock_timestamp(), 'stepped back' FROM generate_series(1, 1000);
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate('-10 minutes'), clock_timestamp(), 'shifted stepped back' FROM generate_series(1, 1000);
-\\! echo "+0" > '$offset_file.new' && mv '$offset_file.new' '$offset_file'
+\\! echo "+0" > "\$UUIDV7_OFFSET_FILE.new" && mv "\$UUIDV7_OFFSET_FILE.new" "\$UUIDV7_OFFSET_FILE"
 INSERT INTO seq (id, clock, phase) SELECT uuidv7_generate(), clock_timestamp(), 'restored' FROM generate_series(1, 1000);
 SELECT
 	-- the clock really stepped back

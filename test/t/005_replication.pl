@@ -15,7 +15,6 @@
 use strict;
 use warnings;
 
-use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -75,36 +74,31 @@ for my $name ('a', 'b')
 	$warehouse->safe_psql('app', "CREATE SUBSCRIPTION from_$name CONNECTION '$from' PUBLICATION orders_pub");
 }
 
-# load(REGION): pgbench on it for LOAD_SECONDS, in the background
+# load(REGION): pgbench on it for LOAD_SECONDS, in the background;
+# loaded(HANDLE, WHAT): it ended, every client having done all it was to do
 sub load
 {
 	my ($name) = @_;
-	my %h = (out => '');
-	$h{run} = IPC::Run::start(
-		[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', $seconds, '-f', "$dir/$name.sql", $region{$name}->connstr('app') ],
-		'>', \$h{out}, '2>&1',
-		IPC::Run::timeout($seconds + ($ENV{PG_TEST_TIMEOUT_DEFAULT} // 180)));
-	return \%h;
+	return pgbench_start($region{$name}, 'app', {}, '-c', 4, '-j', 2, '-T', $seconds, '-f', "$dir/$name.sql");
 }
-# load_end(HANDLE): its output, once it has ended
-sub load_end
+sub loaded
 {
-	my ($h) = @_;
-	eval { $h->{run}->finish };
-	return $h->{out};
+	my ($h, $what) = @_;
+	my ($ok, $out) = pgbench_finish($h);
+	ok($ok && $out !~ /aborted/, $what) or diag($out);
 }
 
 my $load_b = load('b');
 my $load_a = load('a');
 sleep(int($seconds / 2));
 $region{a}->stop('immediate');
-my $a_crashed = load_end($load_a);
-$region{a}->start;
-load_end(load('a'));
-load_end($load_b);
-load_end(load('b'));
+my (undef, $a_crashed) = pgbench_finish($load_a);
 like($a_crashed, qr/server closed the connection|terminating connection|connection to server/,
 	'the load on region A saw its server stop');
+$region{a}->start;
+loaded(load('a'), 'region A, started again, took its load');
+loaded($load_b, 'region B took its load meanwhile');
+loaded(load('b'), 'and more');
 
 # the warehouse has applied all that each region committed
 $region{$_}->wait_for_catchup("from_$_") for ('a', 'b');

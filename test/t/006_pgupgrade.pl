@@ -84,7 +84,7 @@ chdir $cwd or die;
 if (!$upgraded)
 {
 	diag(slurp_file($_)) for glob($new->data_dir . '/pg_upgrade_output.d/*/log/*.log'), glob("$dir/*.log");
-	BAIL_OUT('pg_upgrade failed');
+	die 'pg_upgrade failed';
 }
 $new->start;
 

@@ -28,10 +28,11 @@
 #
 # Then a live table keyed by uuid7 is adopted while four clients insert
 # into it, and eight schedulers create overlapping spans at once.  Last,
-# the server is killed in the middle of each call (a creation that moves
-# rows, retention, and an adoption stopped after its bounds are set): every
-# row is there after the restart, the table takes new rows, and the call
-# completes when run again.
+# the server is killed in the middle of each call (waiting for its locks,
+# then at work: a creation that moves rows, retention that has dropped a
+# partition, an adoption whose bounds are set): every row is there after
+# the restart, the table takes new rows, and the call completes when run
+# again.
 #
 # Load: LOAD_SECONDS (10) of it.
 use strict;
@@ -175,13 +176,24 @@ is(sql("SELECT count(*) || ' ' || (SELECT relkind::text FROM pg_class WHERE oid 
 
 # schedulers at once, with overlapping spans (specs/upkeep_overlap.spec has
 # the interleavings): session s creates the six months from month s % 4 of
-# 2026; every call succeeds and each period is made once
+# 2026, all eight let go together (each waits for a lock a holder takes
+# first); every call succeeds and each period is made once
 sql('CREATE TABLE sched (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id)');
+my $gate = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr($db),
+		'-c', 'SELECT pg_advisory_lock(4242); SELECT pg_sleep(600)' ], '>', \my $gate_out, '2>', \my $gate_err);
+$node->poll_query_until($db, "SELECT count(*) > 0 FROM pg_locks WHERE locktype = 'advisory' AND granted")
+  or die 'the gate never closed';
 my @schedulers = map {
-	psql_start($node, $db, "SELECT count(*) FROM uuidv7_create_partitions('sched',
+	psql_start($node, $db, "SELECT pg_advisory_lock_shared(4242);
+		SELECT count(*) FROM uuidv7_create_partitions('sched',
 		timestamptz '2026-01-01 00:00+00' + $_ % 4 * interval '1 month',
 		timestamptz '2026-01-01 00:00+00' + ($_ % 4 + 6) * interval '1 month', '1 month', 'UTC')")
 } 1 .. 8;
+ok($node->poll_query_until($db, "SELECT count(*) = 8 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"),
+	'8 schedulers waiting at the gate');
+$node->safe_psql($db, "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted
+	AND mode = 'ExclusiveLock'");
+eval { $gate->finish };
 psql_finish($_) for @schedulers;
 is( sql("SELECT count(*) || ' ' || count(DISTINCT lower_bound) || ' '
 		|| to_char(min(period_start) AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ' '
@@ -189,8 +201,9 @@ is( sql("SELECT count(*) || ' ' || count(DISTINCT lower_bound) || ' '
 	'9 9 2026-01-01 2026-09-01', '8 schedulers at once: 9 periods, each made once');
 
 # The server killed in the middle of a call: while the call waits for a lock
-# that a transaction holds, or, for the move, the moment it holds its locks,
-# before it moves 200,000 rows.
+# that a transaction holds, and once it is at work: creation the moment it
+# holds its locks, before it moves 200,000 rows; retention once it has
+# dropped a partition; adoption once its bounds are set.
 #
 # kill_during(LABEL, SQL, HOLD_SQL): SQL started while HOLD_SQL's
 # transaction holds its locks, the server stopped in immediate mode once SQL
@@ -213,18 +226,23 @@ sub kill_during
 	$node->start;
 	note("$label: server killed while the call waited, restarted");
 }
-# kill_when(CONDITION): in the background, a session that makes the
-# postmaster exit (SIGQUIT, as pg_ctl's immediate mode) the moment the
-# condition holds, checked every millisecond from inside the server, so
-# that no call can finish between the moment and the kill
-sub kill_when
+# killed_call(LABEL, SQL, CONDITION): SQL run while a session watches for
+# the condition, checked every millisecond from inside the server, and makes
+# the postmaster exit (SIGQUIT, as pg_ctl's immediate mode) the moment it
+# holds, so that no call can finish between the moment and the kill; the
+# server started again; SQL's output.  (The call starts once the watcher
+# watches; a watcher that never saw the moment fails the test.)
+sub killed_call
 {
-	my ($condition) = @_;
-	my $sql = qq{DO \$\$
+	my ($label, $sql, $condition) = @_;
+	my $watch = qq{DO \$\$
 		DECLARE
 			postmaster text := split_part(pg_read_file('postmaster.pid'), E'\\n', 1);
 		BEGIN
 			FOR i IN 1..60000 LOOP
+				-- (pg_stat_activity is read afresh, not as the transaction
+				-- first saw it)
+				PERFORM pg_stat_clear_snapshot();
 				IF $condition THEN
 					EXECUTE format('COPY (SELECT 1) TO PROGRAM %L', 'kill -QUIT ' || postmaster);
 				END IF;
@@ -232,17 +250,21 @@ sub kill_when
 			END LOOP;
 		END
 		\$\$};
-	return IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr($db), '-c', $sql ],
-		'>', \my $out, '2>', \my $err);
-}
-# killed_call(SQL, WATCHER): SQL run until the watcher kills the server,
-# which is then started again; SQL's output
-sub killed_call
-{
-	my ($sql, $watcher) = @_;
+	my $watcher = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr($db), '-c', $watch ],
+		'>', \my $watch_out, '2>', \my $watch_err, IPC::Run::timeout(120));
+	$node->poll_query_until($db, "SELECT count(*) > 0 FROM pg_stat_activity
+		WHERE query LIKE 'DO%kill -QUIT%' AND pid <> pg_backend_pid()")
+	  or die "$label: the watcher never started";
 	my ($rc, $out, $err) = $node->psql($db, $sql);
+	my $killed = server_exited($node, 30);
+	if (!$killed)
+	{
+		$node->safe_psql($db, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+			WHERE query LIKE 'DO%kill -QUIT%' AND pid <> pg_backend_pid()");
+	}
 	eval { $watcher->finish };
-	restart_after_kill($node);
+	ok($killed, "$label: the server killed in the middle of the call") or diag("the call's output: $out $err");
+	restart_after_kill($node) if $killed;
 	return $out;
 }
 
@@ -260,11 +282,9 @@ kill_during('create', "SELECT * FROM uuidv7_create_partitions('crash', '2025-02-
 	"INSERT INTO crash VALUES (uuidv7_min('2025-01-20 00:00+00'), 0)");
 is(sql($digest), $before, 'every row there after a kill during creation');
 
-my $killed = killed_call(
+my $killed = killed_call('create, moving 200,000 rows, once it holds its locks',
 	"SELECT * FROM uuidv7_create_partitions('crash', '2025-02-01', '2025-03-01', '1 month', 'UTC')",
-	kill_when("EXISTS (SELECT FROM pg_locks WHERE relation = 'crash'::regclass
-		AND mode = 'AccessExclusiveLock' AND granted)"));
-note('create, moving 200,000 rows: server killed once it held its locks, restarted');
+	"EXISTS (SELECT FROM pg_locks WHERE relation = 'crash'::regclass AND mode = 'AccessExclusiveLock' AND granted)");
 unlike($killed, qr/crash_p2025_02/, 'the killed move returned nothing');
 is(sql($digest), $before, 'the killed move committed nothing, and every row is there');
 sql("INSERT INTO crash VALUES (uuidv7_min('2025-02-20 00:00+00'), 0)");
@@ -275,6 +295,16 @@ is( sql("SELECT moved FROM uuidv7_create_partitions('crash', '2025-02-01', '2025
 $before = sql($digest);
 kill_during('retention', "SELECT * FROM uuidv7_drop_partitions('crash', '2025-02-01')", 'SELECT count(*) FROM crash');
 is(sql($digest), $before, 'every row there after a kill during retention');
+# and killed once it has dropped the partition, before it commits (an event
+# trigger holds the DROP there)
+sql(q{CREATE FUNCTION hold_drop() RETURNS event_trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(60); END $$;
+	CREATE EVENT TRIGGER hold_drop ON sql_drop EXECUTE FUNCTION hold_drop()});
+killed_call('retention, its partition dropped', "SELECT * FROM uuidv7_drop_partitions('crash', '2025-02-01')",
+	"EXISTS (SELECT FROM pg_stat_activity WHERE query LIKE '%uuidv7_drop_partitions%' AND wait_event = 'PgSleep'
+		AND pid <> pg_backend_pid())");
+sql('DROP EVENT TRIGGER hold_drop; DROP FUNCTION hold_drop()');
+is(sql($digest) . ' ' . sql("SELECT count(*) FROM pg_class WHERE relname = 'crash_p2025_01'"), "$before 1",
+	'the killed drop committed nothing: every row there, the partition too');
 is(sql("SELECT count(*) FROM uuidv7_drop_partitions('crash', '2025-02-01')"), 1, 'retention completes when run again');
 
 # adoption: killed at its first lock, then as soon as its bounds are set
@@ -282,8 +312,8 @@ is(sql("SELECT count(*) FROM uuidv7_drop_partitions('crash', '2025-02-01')"), 1,
 sql("CREATE TABLE live (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), v int NOT NULL);
 	INSERT INTO live (id, v) SELECT uuidv7_generate_at(now() - g * interval '1 minute'), 1 FROM generate_series(1, 50000) g");
 kill_during('adoption', "CALL uuidv7_adopt_table('live', '1 month', 'UTC')", 'LOCK live IN SHARE UPDATE EXCLUSIVE MODE');
-killed_call("CALL uuidv7_adopt_table('live', '1 month', 'UTC')",
-	kill_when("EXISTS (SELECT FROM pg_constraint WHERE conname = 'uuidv7_adopt_bounds')"));
+killed_call('adoption, once its bounds are set', "CALL uuidv7_adopt_table('live', '1 month', 'UTC')",
+	"EXISTS (SELECT FROM pg_constraint WHERE conname = 'uuidv7_adopt_bounds')");
 is(sql("SELECT count(*) FROM pg_constraint WHERE conname = 'uuidv7_adopt_bounds'"), 1,
 	'adoption killed after its bounds were set');
 sql("INSERT INTO live (v) VALUES (1);
