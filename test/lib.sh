@@ -54,11 +54,14 @@ as_root() {
 # (tests of two majors run at once: apt takes turns on a lock of ours rather
 # than failing on its own)
 apt_updated=
-apt_install() {
+apt_update() {
 	if [ -z "$apt_updated" ]; then
 		as_root flock /run/lock/uuidv7-apt apt-get update -qq
 		apt_updated=1
 	fi
+}
+apt_install() {
+	apt_update
 	as_root flock /run/lock/uuidv7-apt env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 

@@ -11,10 +11,11 @@
 # exactly the months that ended before the cut are gone, the straddling one
 # kept.
 #
-# pg_cron comes from Debian: postgresql-15-cron (1.4) for the machine's 15,
-# bullseye's postgresql-13-cron (1.3) unpacked into a server of 13.  Debian's
-# builds for 17 and 18 need a newer C library than this machine has and their
-# source is not served, so there the test is skipped (77).
+# pg_cron comes from Debian: the package of the server's suite (bookworm's
+# 1.4 for the machine's 15, bullseye's 1.3, trixie's and sid's 1.6 in the
+# roots of 13, 17 and 18), or bullseye's package unpacked into a server of
+# 13 built from source.  Where Debian has none (19), the test is skipped
+# (77); a package that does not install fails it.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 find_pg_config
@@ -23,32 +24,42 @@ work=$(mktemp -d /tmp/uuidv7-cron.XXXXXX)
 at_exit 'rm -rf "$work"'
 
 # install_pg_cron: pg_cron for the server of PG_CONFIG, from Debian's binary
-# packages
+# packages; 77 where Debian has none for it
 install_pg_cron() {
 	local deb
 	if [ -f "$("$PG_CONFIG" --pkglibdir)/pg_cron.so" ]; then
 		return 0
 	fi
-	if [ "$PG_CONFIG" = "/usr/lib/postgresql/$PG_MAJOR/bin/pg_config" ] &&
-		apt-cache show "postgresql-$PG_MAJOR-cron" >/dev/null 2>&1; then
-		apt_install "postgresql-$PG_MAJOR-cron"
+	if [ "$PG_CONFIG" = "/usr/lib/postgresql/$PG_MAJOR/bin/pg_config" ]; then
+		apt_update
+		apt-cache show "postgresql-$PG_MAJOR-cron" >/dev/null 2>&1 || return 77
+		apt_install "postgresql-$PG_MAJOR-cron" || return 1
 		return 0
 	fi
-	[ "$PG_MAJOR" = 13 ] || return 1
+	[ "$PG_MAJOR" = 13 ] || return 77
 	# a server built from source: unpack the package's module and scripts
 	# into its own directories
-	debian_apt "$work/apt" bullseye
-	(cd "$work" && apt-get "${APT_OPTS[@]}" -qq download "postgresql-$PG_MAJOR-cron")
-	deb=$(ls "$work"/postgresql-"$PG_MAJOR"-cron_*.deb)
-	dpkg-deb -x "$deb" "$work/deb"
-	as_root cp "$work/deb/usr/lib/postgresql/$PG_MAJOR/lib/pg_cron.so" "$("$PG_CONFIG" --pkglibdir)/"
-	as_root cp "$work"/deb/usr/share/postgresql/"$PG_MAJOR"/extension/pg_cron* "$("$PG_CONFIG" --sharedir)/extension/"
+	debian_apt "$work/apt" bullseye || return 1
+	(cd "$work" && apt-get "${APT_OPTS[@]}" -qq download "postgresql-$PG_MAJOR-cron") || return 1
+	deb=$(ls "$work"/postgresql-"$PG_MAJOR"-cron_*.deb) || return 1
+	dpkg-deb -x "$deb" "$work/deb" || return 1
+	as_root cp "$work/deb/usr/lib/postgresql/$PG_MAJOR/lib/pg_cron.so" "$("$PG_CONFIG" --pkglibdir)/" || return 1
+	as_root cp "$work"/deb/usr/share/postgresql/"$PG_MAJOR"/extension/pg_cron* "$("$PG_CONFIG" --sharedir)/extension/" || return 1
 }
 
-if ! install_pg_cron; then
-	echo "no build of pg_cron for PostgreSQL $PG_MAJOR runs on this machine: skipped"
-	exit 77
-fi
+rc=0
+install_pg_cron || rc=$?
+case $rc in
+	0) ;;
+	77)
+		echo "Debian has no build of pg_cron for PostgreSQL $PG_MAJOR: skipped"
+		exit 77
+		;;
+	*)
+		echo "pg_cron could not be installed" >&2
+		exit 1
+		;;
+esac
 
 # the recipe, exactly as the page shows it
 awk '/<!-- needs: pg_cron \(test\/shell\/cron.sh runs this block\) -->/ { marked = 1; next }
