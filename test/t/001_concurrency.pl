@@ -51,10 +51,13 @@ sub generate_at_once
 			$db, "SELECT count(*), count(DISTINCT id),
 			(SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY session ORDER BY seq) AS bad
 								   FROM ids WHERE source <> 'parallel') s WHERE bad),
-			count(*) FILTER (WHERE uuidv7_timestamp(id) IS NULL)
+			count(*) FILTER (WHERE uuidv7_timestamp(id) IS NULL),
+			-- the random bits of each short-lived backend's first id (a
+			-- pool shared across a fork would give them all the same)
+			(SELECT count(DISTINCT right(id::text, 12)) FROM ids WHERE source = 'backend' AND seq = 1)
 			FROM ids"),
-		"$expected|$expected|0|0",
-		'every id made, all distinct, in order within each session, all version 7');
+		"$expected|$expected|0|0|$backends",
+		'every id made, all distinct, in order within each session, all version 7, each backend with random bits of its own');
 	$node->safe_psql('postgres', "DROP DATABASE $db");
 }
 
