@@ -14,7 +14,7 @@
 # ships for it are built from Debian's source: test/lib.sh pg_root_previous
 # says which and why).  The pg_regress suites run once more on the newest
 # major in a cluster set unlike their own (other locale, time zone, no
-# parallelism, JIT on).  Then, once: the base32 parser is fuzzed
+# parallelism, JIT on).  Once, beside the last majors: the base32 parser is fuzzed
 # (test/once/fuzz/run.sh, FUZZ_SECONDS), every source compiles against the
 # headers of 13, 15, 17, 18 and 19 (test/once/compile-versions.sh), the layout
 # is pgindent's (test/once/pgindent.sh), and the suites run again with the
@@ -126,18 +126,45 @@ run_major() {
 	echo "== PostgreSQL $major: suite done in $(($(date +%s) - t0)) s"
 }
 
-# two majors at a time, the next one started as soon as one ends: the
-# machine has two cores, and the suites wait on clusters and clients a good
-# part of the time
+# the checks that run once, on the machine's own server, their output in a
+# log of their own
+run_once() {
+	local script name rc verdict t0
+	export PG_CONFIG=${pg_config[15]:-$PG_CONFIG}
+	for script in fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh valgrind.sh embedded.sh; do
+		name=${script%.sh}
+		[ -z "${CHECKS:-}" ] || grep -qw -- "${name%/run}" <<<"$CHECKS" || continue
+		echo "== $name"
+		rc=0
+		t0=$(date +%s)
+		bash "$TOP/test/once/$script" || rc=$?
+		case $rc in 0) verdict=ok ;; 77) verdict=skipped ;; *) verdict=FAILED ;; esac
+		echo "RESULT once $name $verdict" >>"$results/once.log"
+		echo "TIME once $name $(($(date +%s) - t0))" >>"$results/once.log"
+	done
+	echo "== the checks run once: done"
+}
+
+# two jobs at a time, the next one started as soon as one ends: each major's
+# suite, then the checks run once (once the machine's own 15, which they
+# install into, is done with); the machine has two cores, and the suites
+# wait on clusters and clients a good part of the time
 echo "TIME once builds $(($(date +%s) - started))" >>"$results/once.log"
 echo "== running the suite on PostgreSQL $MAJORS"
 running=0
-for major in $MAJORS; do
+declare -A job
+for major in $MAJORS once; do
 	if [ $running -eq 2 ]; then
-		wait -n
+		wait -n || true
 		running=$((running - 1))
 	fi
-	run_major "$major" &
+	if [ "$major" = once ]; then
+		[ -z "${job[15]:-}" ] || wait "${job[15]}" || true
+		run_once >"$results/once-output.txt" 2>&1 &
+	else
+		run_major "$major" &
+		job[$major]=$!
+	fi
 	running=$((running + 1))
 done
 wait
@@ -145,21 +172,8 @@ for major in $MAJORS; do
 	echo "== PostgreSQL $major log"
 	cat "$results/$major.log"
 done
-
-# the checks that run once, on the machine's own server
-PG_CONFIG=${pg_config[15]:-$PG_CONFIG}
-export PG_CONFIG
-for script in fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh valgrind.sh embedded.sh; do
-	name=${script%.sh}
-	[ -z "${CHECKS:-}" ] || grep -qw -- "${name%/run}" <<<"$CHECKS" || continue
-	echo "== $name"
-	rc=0
-	t0=$(date +%s)
-	bash "$TOP/test/once/$script" || rc=$?
-	case $rc in 0) verdict=ok ;; 77) verdict=skipped ;; *) verdict=FAILED ;; esac
-	echo "RESULT once $name $verdict" >>"$results/once.log"
-	echo "TIME once $name $(($(date +%s) - t0))" >>"$results/once.log"
-done
+echo "== the checks run once"
+cat "$results/once-output.txt"
 
 echo
 echo "== results"
