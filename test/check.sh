@@ -14,8 +14,8 @@
 # ships for it are built from Debian's source: test/lib.sh pg_root_previous
 # says which and why).  The pg_regress suites run once more on the newest
 # major in a cluster set unlike their own (other locale, time zone, no
-# parallelism, JIT on).  Once, beside the last majors: the base32 parser is fuzzed
-# (test/once/fuzz/run.sh, FUZZ_SECONDS), every source compiles against the
+# parallelism, JIT on).  Once, beside the last majors: the base32 parser is
+# fuzzed (test/once/fuzz/run.sh, FUZZ_SECONDS), every source compiles against the
 # headers of 13, 15, 17, 18 and 19 (test/once/compile-versions.sh), the layout
 # is pgindent's (test/once/pgindent.sh), and the suites run again with the
 # extension under sanitizers (test/once/sanitize.sh, on a 15 built from source
