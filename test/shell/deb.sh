@@ -69,7 +69,9 @@ root=$(debian_root "$suite-deb-$PG_MAJOR" "$suite" "" "postgresql-$PG_MAJOR" pos
 	libipc-run-perl libfaketime)
 deps=$(sed -n 's/^Depends: *//p' "$TOP/debian/tests/control" | tr ',' '\n' | grep -v '^ *@ *$' | xargs)
 chmod -R a+rX "$work"
-UUIDV7_ROOT=$root in_root - sh -c "
+# (autopkgtest's environment: none of the suite's settings, such as the
+# server 006_pgupgrade upgrades from, which is not the package's)
+UUIDV7_ROOT=$root in_root - env -u OLD_PG_CONFIG -u PGHOST -u PGPORT -u PGUSER -u PGDATABASE sh -c "
 	set -e
 	apt-get install -y -qq '$deb' $deps >/dev/null
 	dpkg -S /usr/share/postgresql/$PG_MAJOR/extension/uuidv7.control /usr/lib/postgresql/$PG_MAJOR/lib/uuidv7.so
@@ -80,7 +82,11 @@ UUIDV7_ROOT=$root in_root - sh -c "
 	chown -R postgres .
 	runuser -u postgres -- debian/tests/installcheck
 	apt-get purge -y -qq 'postgresql-$PG_MAJOR-uuidv7' >/dev/null
-" >"$work/installed.log" 2>&1 || { tail -n 60 "$work/installed.log"; exit 1; }
+" >"$work/installed.log" 2>&1 || {
+	# (what failed: the tests' own lines and diffs, not the server's log)
+	grep -vE '^[0-9]{4}-[0-9]{2}-[0-9]{2} |^	' "$work/installed.log" | tail -n 120
+	exit 1
+}
 grep -E '^postgresql-|^created: |tests passed|^test/t/|^Result: ' "$work/installed.log"
 # (the TAP tests ran, each passed)
 grep -q '^Result: PASS' "$work/installed.log" && ! grep -q 'TAP tests (test/t) skipped' "$work/installed.log" ||
