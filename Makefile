@@ -35,8 +35,14 @@ REGRESS_SQL_EDITION = $(filter-out state time_ops time_ops_brin_multi rls securi
 REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=uuidv7
 # interleavings of sessions (specs/*.spec), run by make installcheck after
 # the regress suites, on both editions
-ISOLATION = upkeep_create upkeep_drop upkeep_adopt
+ISOLATION = upkeep_create upkeep_drop upkeep_adopt upkeep_overlap
 ISOLATION_OPTS = --load-extension=uuidv7
+# tests that need clusters of their own (test/t/*.pl, on PostgreSQL's
+# PostgreSQL::Test::Cluster, with test/perl's helpers), run by make
+# installcheck after the isolation specs where the server's framework is
+# installed (Debian: postgresql-client-NN) and Perl has IPC::Run
+TAP_TESTS = 1
+PROVE_TESTS = test/t/*.pl
 
 PG_CONFIG ?= pg_config
 
@@ -50,6 +56,20 @@ EXTRA_CLEAN = build $(SQL_EDITION_DIR) output_iso
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# test/perl's helpers, whatever PROVE_FLAGS the caller gives (after PGXS,
+# whose Makefile.global sets PG_PROVE_FLAGS; absolute, as prove runs in
+# srcdir)
+override PG_PROVE_FLAGS += -I $(abspath $(srcdir))/test/perl
+# where the TAP framework is missing, installcheck says so and goes on
+tap_missing := $(strip $(if $(filter yes,$(enable_tap_tests)),,the server was built without TAP tests;) \
+	$(if $(wildcard $(dir $(PGXS))../test/perl/PostgreSQL/Test/Cluster.pm),,its PostgreSQL::Test::Cluster is not installed;) \
+	$(if $(shell $(PERL) -MIPC::Run -e 1 2>/dev/null && echo yes),,Perl lacks IPC::Run;) \
+	$(if $(filter 0,$(shell id -u)),run as root (initdb refuses root);) \
+	$(if $(DESTDIR),the extension is staged in DESTDIR (a package build) where clusters of their own would not find it;))
+ifneq ($(tap_missing),)
+prove_installcheck = @echo "TAP tests (test/t) skipped: $(tap_missing)"
+endif
 
 # OpenSSL's libcrypto gives the ff1 public-id scheme its AES, where the
 # server was built with OpenSSL; without it (or with WITHOUT_OPENSSL=1) that
@@ -125,12 +145,12 @@ $(SQL_EDITION_DIR)/uuidv7_pg_tle.sql $(SQL_EDITION_DIR)/uuidv7_plain.sql &: $(SQ
 
 installcheck-sql-edition:
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) installcheck REGRESS="$(REGRESS_SQL_EDITION)" REGRESS_OPTS="$(REGRESS_OPTS)" \
-		ISOLATION="$(ISOLATION)" ISOLATION_OPTS="$(ISOLATION_OPTS)"
+		ISOLATION="$(ISOLATION)" ISOLATION_OPTS="$(ISOLATION_OPTS)" TAP_TESTS=
 
 .PHONY: installcheck-sql-edition
 
 # the PGXN distribution: the committed tree at HEAD, with the SQL edition
-# built from it, in a zip named for the version (test/t_meta.sh checks it
+# built from it, in a zip named for the version (test/shell/meta.sh checks it
 # against META.json)
 dist: sql-edition
 	git archive --format zip --prefix=uuidv7-$(EXTVERSION)/sql-edition/ \

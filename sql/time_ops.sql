@@ -304,7 +304,7 @@ SELECT * FROM pg_temp.heap_blocks($$SELECT v FROM events
 DROP TABLE events;
 
 -- after pg_upgrade the operators remain but their family members do not
--- (test/t_pgupgrade.sh does it for real); here the loss is simulated
+-- (test/t/006_pgupgrade.pl does it for real); here the loss is simulated
 ALTER OPERATOR FAMILY uuid_ops USING btree DROP OPERATOR 1 (uuid, timestamptz), OPERATOR 4 (uuid, timestamptz);
 SELECT member FROM uuidv7_time_ops_status() WHERE NOT present;
 EXPLAIN (COSTS OFF)

@@ -3,8 +3,8 @@
  * base32.h
  *	  Crockford base32 text of a 128-bit UUID, the text form of ULID.
  *
- * Free of PostgreSQL headers, so that the fuzzer in test/fuzz can link the
- * codec on its own.
+ * Free of PostgreSQL headers, so that the fuzzer in test/once/fuzz can link
+ * the codec on its own.
  *
  * IDENTIFICATION
  *	  src/base32.h

@@ -15,7 +15,7 @@
  * MAC within one AES block (d <= 12).
  *
  * The file also builds without the server (FRONTEND), so that
- * test/unit/ff1_vectors.c checks it against NIST's published samples.
+ * test/unit/vectors.c checks it against NIST's published samples.
  *
  * IDENTIFICATION
  *	  src/ff1.c

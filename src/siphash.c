@@ -6,8 +6,8 @@
  * The uuidv47 public-id scheme hashes ten bytes with it.  PostgreSQL has no
  * SipHash, and OpenSSL's (an EVP_MAC, from 3.0 on) would tie the scheme to
  * OpenSSL, which it does not otherwise need; the algorithm is a few lines.
- * test/unit/siphash_vectors.c checks it against the reference
- * implementation's published vectors.
+ * test/t/008_public_id.pl checks it (through test/unit/vectors.c) against
+ * libsodium's SipHash-2-4.
  *
  * IDENTIFICATION
  *	  src/siphash.c

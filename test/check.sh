@@ -2,24 +2,31 @@
 # test/check.sh: the whole test suite, from a fresh machine.
 #
 # On every PostgreSQL major of MAJORS (13 15 17 18 19): the machine's own
-# server where it has one (15 on Debian bookworm), otherwise one built once
-# from Debian's source package and cached outside the checkout (test/lib.sh
-# pg_server: 13 from bullseye, 17 from trixie, 18 from sid), or, for 19,
-# whose binaries need a newer C library than the machine's, Debian's own
-# packages from experimental in a minimal unstable root, also cached
-# (test/lib.sh pg_root), where uuidv7 is built and the suite runs.  uuidv7 is
-# built for each with warnings as errors, then the whole suite runs on each,
-# two majors at a time (test/suite.sh: the pg_regress suites and every
-# test/t_*.sh that applies), t_pgupgrade.sh upgrading from the major before
-# (13 from itself; 19 from Debian's 18 in its root).  The pg_regress suites
-# run once more on 19 in a cluster set unlike their own (other locale, time
-# zone, no parallelism, JIT on).  Then, once: the base32 parser is fuzzed
-# (test/fuzz/run.sh, FUZZ_SECONDS), every source compiles against the
-# headers of 13, 15, 17, 18 and 19 (test/compile-versions.sh), the layout
-# is pgindent's (test/pgindent.sh), and the suites run again with the
-# extension under sanitizers (test/sanitize.sh) and the server under valgrind
-# (test/valgrind.sh), and the SQL edition's suites run on PostgreSQL 14 and
-# 16 from npm's embedded-postgres packages (test/embedded.sh).
+# server where it has one (15 on Debian bookworm), otherwise Debian's own
+# packages of it in a minimal root of the suite that ships it, made once and
+# cached outside the checkout (test/lib.sh pg_root: 13 from bullseye, 17
+# from trixie, 18 from sid, 19's release candidate from experimental), where
+# uuidv7 is built and the suite runs.  uuidv7 is built for each with
+# warnings as errors, then the whole suite runs on each, two majors at a
+# time (test/suite.sh: the pg_regress suites and isolation specs, the TAP
+# tests of test/t, every test/shell script that applies), 006_pgupgrade
+# upgrading from the major before (13 from itself; the servers no suite
+# ships for it are built from Debian's source: test/lib.sh pg_root_previous
+# says which and why).  The pg_regress suites run once more on the newest
+# major in a cluster set unlike their own (other locale, time zone, no
+# parallelism, JIT on).  Once, beside the last majors: the base32 parser is
+# fuzzed (test/once/fuzz/run.sh, FUZZ_SECONDS), every source compiles against the
+# headers of 13, 15, 17, 18 and 19 (test/once/compile-versions.sh), the layout
+# is pgindent's (test/once/pgindent.sh), and the suites run again with the
+# extension under sanitizers (test/once/sanitize.sh, on a 15 built from source
+# with AddressSanitizer, which Debian does not ship) and the server under
+# valgrind (test/once/valgrind.sh), and the SQL edition's suites run on
+# PostgreSQL 14 and 16 from npm's embedded-postgres packages
+# (test/once/embedded.sh).
+#
+# CHECKS names the checks to run, of every kind (regress, a test/t file, a
+# test/shell script, a test/once script: MAJORS=13 CHECKS=002_memory runs
+# one TAP test on 13, in its root); by default, all.
 #
 # Prints a table of every check on every major and a closing
 # "N passed, N failed" line; exits non-zero on any failure.
@@ -27,10 +34,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 MAJORS=${MAJORS:-13 15 17 18 19}
+checks_valid ${CHECKS:-} || exit 2
+# everything a test needs is installed: a test skipped for want of it fails
+export UUIDV7_STRICT=1
 started=$(date +%s)
 results=$(mktemp -d /tmp/uuidv7-check.XXXXXX)
 chmod 755 "$results"
-trap 'rm -rf "$results"' EXIT
+at_exit 'rm -rf "$results"'
 
 ensure_build_deps
 
@@ -41,41 +51,51 @@ build_in_root() {
 	PG_CONFIG=$2 in_root "$1" bash -c '. test/lib.sh && find_pg_config && build_copy_and_install "$1"' sh "$3"
 }
 
-# the server of each major, and uuidv7 built and installed for it
-declare -A pg_config ext_dir upgrade_from
+# the server of each major, and uuidv7 built and installed for it; the
+# server 006_pgupgrade upgrades from, with uuidv7 built for it too
+declare -A pg_config ext_dir upgrade_from on_machine
 for major in $MAJORS; do
 	ext_dir[$major]=$results/ext-$major
 	if [ -n "$(pg_root_suite "$major")" ]; then
 		pg_root "$major" >/dev/null
 		pg_config[$major]=/usr/lib/postgresql/$major/bin/pg_config
 		build_in_root "$major" "${pg_config[$major]}" "${ext_dir[$major]}"
-		# pg_upgrade from the major before, Debian's own in the same root
-		upgrade_from[$major]=/usr/lib/postgresql/$((major - 1))/bin/pg_config
+		read -r previous suite release <<<"$(pg_root_previous "$major")"
+		if [ "$suite" = source ]; then
+			upgrade_from[$major]=$(in_root "$major" bash -c '. test/lib.sh && pg_server "$1" plain "$2" >&2 && echo "$PG_CONFIG"' \
+				sh "$previous" "$release")
+		else
+			upgrade_from[$major]=/usr/lib/postgresql/$previous/bin/pg_config
+		fi
 		build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from"
+		# what bullseye's 13 cannot run runs on the machine, against 13 built
+		# from Debian's source for it (as for 15's pg_upgrade): the drivers'
+		# and migration tools' checks (no psycopg 3, Alembic 1.4, node 12)
+		# and the SQL edition's (its server copy: Debian's 13 finds its
+		# files by absolute path, not beside its binaries)
+		if [ "$(pg_root_suite "$major")" = bullseye ]; then
+			on_machine[$major]="$(pg_server "$major" >&2 && echo "$PG_CONFIG") clients migration_tools sql_edition"
+			mkdir "$results/ext-$major-machine"
+			(PG_CONFIG=${on_machine[$major]%% *} && find_pg_config && build_copy_and_install "$results/ext-$major-machine")
+		fi
 		continue
 	fi
+	# the machine's own server upgrades from the major before it in
+	# MAJORS, built from Debian's source for the machine's libraries (no
+	# suite ships one for them: bullseye's 13 needs libssl1.1)
 	use_pg_major "$major"
 	pg_config[$major]=$PG_CONFIG
 	mkdir "${ext_dir[$major]}"
 	build_copy_and_install "${ext_dir[$major]}"
-done
-
-# Debian's 15.20 (bookworm-security) records a pg_attver option on every
-# column that 17.11 and 18.6, the newest sources Debian serves here, reject,
-# so pg_upgrade from it to them fails on any table.  The upgrade to 17 starts
-# from a 15 built from bookworm's own source (15.18) instead.
-previous=
-for major in $MAJORS; do
-	if [ -z "${upgrade_from[$major]:-}" ]; then
-		upgrade_from[$major]=${pg_config[${previous:-$major}]}
-		if [ "$previous" = 15 ] && [[ "$("${pg_config[15]}" --version)" == *" 15.20"* ]]; then
-			pg_server 15
-			mkdir "$results/ext-15-source"
-			build_copy_and_install "$results/ext-15-source"
-			upgrade_from[$major]=$PG_CONFIG
-		fi
+	upgrade_from[$major]=$PG_CONFIG
+	previous=$(tr ' ' '\n' <<<"$MAJORS" | awk -v m="$major" '$1 < m' | tail -n 1)
+	if [ -n "$previous" ]; then
+		pg_server "$previous"
+		mkdir "$results/ext-$major-from"
+		build_copy_and_install "$results/ext-$major-from"
+		upgrade_from[$major]=$PG_CONFIG
+		use_pg_major "$major"
 	fi
-	previous=$major
 done
 
 # the whole suite on one major, its output in a log of its own; in the
@@ -85,29 +105,66 @@ run_major() {
 	local major=$1 superuser=postgres run=() other=
 	# half of the majors run with a superuser of another name, as Homebrew's
 	[ $((major % 2)) -eq 1 ] && superuser="Regress Admin"
-	if [ -n "$(pg_root_suite "$major")" ]; then
-		run=(in_root "$major")
-		other=1
-	fi
+	[ -z "$(pg_root_suite "$major")" ] || run=(in_root "$major")
+	# the newest major also runs the pg_regress suites under other settings
+	[ "$major" != "${MAJORS##* }" ] || other=1
 	local t0
 	t0=$(date +%s)
+	local machine_config machine_checks check rc
+	read -r machine_config machine_checks <<<"${on_machine[$major]:-}"
 	PG_CONFIG=${pg_config[$major]} EXT_DIR=${ext_dir[$major]} OLD_PG_CONFIG=${upgrade_from[$major]} \
-		CLUSTER_SUPERUSER=$superuser OTHER_SETTINGS=$other \
+		CLUSTER_SUPERUSER=$superuser OTHER_SETTINGS=$other SKIP_CHECKS=$machine_checks \
 		"${run[@]}" bash "$TOP/test/suite.sh" >"$results/$major.log" 2>&1 || true
+	for check in $machine_checks; do
+		[ -z "${CHECKS:-}" ] || grep -qw -- "$check" <<<"$CHECKS" || continue
+		rc=0
+		echo "== PostgreSQL $major: $check, on the machine" >>"$results/$major.log"
+		PG_CONFIG=$machine_config CLUSTER_SUPERUSER=$superuser bash "$TOP/test/shell/$check.sh" >>"$results/$major.log" 2>&1 || rc=$?
+		case $rc in 0) rc=ok ;; 77) rc=skipped ;; *) rc=FAILED ;; esac
+		echo "RESULT $major $check $rc" >>"$results/$major.log"
+	done
 	echo "== PostgreSQL $major: suite done in $(($(date +%s) - t0)) s"
 }
 
-# two majors at a time, the next one started as soon as one ends: the
-# machine has two cores, and the suites wait on clusters and clients a good
-# part of the time
+# the checks that run once, on the machine's own server, their output in a
+# log of their own
+run_once() {
+	local script name rc verdict t0
+	export PG_CONFIG=${pg_config[15]:-$PG_CONFIG}
+	for script in fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh valgrind.sh embedded.sh; do
+		name=${script%.sh}
+		[ -z "${CHECKS:-}" ] || grep -qw -- "${name%/run}" <<<"$CHECKS" || continue
+		echo "== $name"
+		rc=0
+		t0=$(date +%s)
+		bash "$TOP/test/once/$script" || rc=$?
+		case $rc in 0) verdict=ok ;; 77) verdict=skipped ;; *) verdict=FAILED ;; esac
+		echo "RESULT once $name $verdict" >>"$results/once.log"
+		echo "TIME once $name $(($(date +%s) - t0))" >>"$results/once.log"
+	done
+	echo "== the checks run once: done"
+}
+
+# two jobs at a time, the next one started as soon as one ends: each major's
+# suite, then the checks run once (once the machine's own 15, which they
+# install into, is done with); the machine has two cores, and the suites
+# wait on clusters and clients a good part of the time
+echo "TIME once builds $(($(date +%s) - started))" >>"$results/once.log"
 echo "== running the suite on PostgreSQL $MAJORS"
 running=0
-for major in $MAJORS; do
+declare -A job
+for major in $MAJORS once; do
 	if [ $running -eq 2 ]; then
-		wait -n
+		wait -n || true
 		running=$((running - 1))
 	fi
-	run_major "$major" &
+	if [ "$major" = once ]; then
+		[ -z "${job[15]:-}" ] || wait "${job[15]}" || true
+		run_once >"$results/once-output.txt" 2>&1 &
+	else
+		run_major "$major" &
+		job[$major]=$!
+	fi
 	running=$((running + 1))
 done
 wait
@@ -115,18 +172,8 @@ for major in $MAJORS; do
 	echo "== PostgreSQL $major log"
 	cat "$results/$major.log"
 done
-
-# the checks that run once, on the machine's own server
-PG_CONFIG=${pg_config[15]:-$PG_CONFIG}
-export PG_CONFIG
-for script in fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh valgrind.sh embedded.sh; do
-	name=${script%.sh}
-	echo "== $name"
-	rc=0
-	bash "$TOP/test/$script" || rc=$?
-	case $rc in 0) verdict=ok ;; 77) verdict=skipped ;; *) verdict=FAILED ;; esac
-	echo "RESULT once $name $verdict" >>"$results/once.log"
-done
+echo "== the checks run once"
+cat "$results/once-output.txt"
 
 echo
 echo "== results"
@@ -136,9 +183,9 @@ grep -h '^RESULT ' "$results"/*.log | sort -k2,2 -k3,3 | awk '{ printf "%-6s %-3
 passed=$(grep -h '^RESULT .* ok$' "$results"/*.log | grep -vcE ' regress(_settings)? ok$' || true)
 failed=$(grep -h '^RESULT .* FAILED$' "$results"/*.log | wc -l || true)
 skipped=$(grep -h '^RESULT .* skipped$' "$results"/*.log | wc -l || true)
-# a major whose suite did not get as far as its first result counts as failed
+# a major whose suite did not run to its end counts as failed
 for major in $MAJORS; do
-	grep -q "^RESULT $major regress " "$results/$major.log" || { echo "PostgreSQL $major: no result"; failed=$((failed + 1)); }
+	grep -q "^SUITE END $major$" "$results/$major.log" || { echo "PostgreSQL $major: the suite did not run to its end"; failed=$((failed + 1)); }
 done
 echo "== the slowest checks, in seconds"
 grep -h '^TIME ' "$results"/*.log | sort -k4,4 -n -r | head -n 12 | awk '{ printf "%-6s %-30s %s\n", $2, $3, $4 }'

@@ -3,7 +3,7 @@
 # uuidv7, starts a throwaway cluster, runs test/demo.sql in it (the life of a
 # table partitioned by month on its UUIDv7 key: months made ahead, an early
 # row rescued from the DEFAULT partition, old months retired, a day queried
-# by time), then stops and removes the cluster.  test/t_demo.sh checks it.
+# by time), then stops and removes the cluster.  test/shell/demo.sh checks it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -27,7 +27,7 @@
 #   create_bench_ms             bench_ms(statement): its milliseconds, for test/bench
 #   upkeep_writer_script        pgbench script of writers of every month, for upkeep
 #   app_create, app_schema, app_digests, app_works
-#                               the application database of test/app.sql
+#                               the application database of test/data/app.sql
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -54,11 +54,14 @@ as_root() {
 # (tests of two majors run at once: apt takes turns on a lock of ours rather
 # than failing on its own)
 apt_updated=
-apt_install() {
+apt_update() {
 	if [ -z "$apt_updated" ]; then
 		as_root flock /run/lock/uuidv7-apt apt-get update -qq
 		apt_updated=1
 	fi
+}
+apt_install() {
+	apt_update
 	as_root flock /run/lock/uuidv7-apt env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
@@ -190,11 +193,12 @@ fetch_pg_source() {
 	pg_orig_tarball "$1" "$PG_MAJOR"
 }
 
-# The Debian suite that serves each PostgreSQL major's source; the machine's
-# own server (15 on bookworm) comes from its own suite
+# The Debian suite that serves each PostgreSQL major's source, for the
+# servers pg_server builds
 pg_suite() {
 	case $1 in
 		13) echo bullseye ;;
+		15) echo bookworm ;;
 		17) echo trixie ;;
 		18) echo sid ;;
 		19) echo experimental ;;
@@ -222,15 +226,19 @@ install_isolation_tester() {
 		cp src/test/isolation/isolationtester src/test/isolation/pg_isolation_regress "$dir/"
 }
 
-# pg_server MAJOR [FLAVOUR]: a PostgreSQL server of that major version built
-# from Debian's source package, in PG_CACHE; sets PG_CONFIG, PG_BINDIR and
-# PG_MAJOR to it.  FLAVOUR "asan" builds it with AddressSanitizer.  The
+# pg_server MAJOR [FLAVOUR [known]]: a PostgreSQL server of that major version
+# built from Debian's source package, in PG_CACHE; sets PG_CONFIG, PG_BINDIR
+# and PG_MAJOR to it.  FLAVOUR "asan" builds it with AddressSanitizer;
+# "known" builds the major's known release (PG_KNOWN_RELEASE) rather than
+# the suite's newest.  The
 # build takes 3 to 6 minutes on two cores, once.
 pg_server() {
-	local major=$1 flavour=${2:-plain} work version prefix tarball cflags ldflags
+	local major=$1 flavour=${2:-plain} release=${3:-} work version= prefix tarball cflags ldflags
 	work=$(mktemp -d /tmp/uuidv7-pgsrc.XXXXXX)
 	mkdir -p "$PG_CACHE"
-	if debian_apt "$work/apt" "$(pg_suite "$major")" 2>"$work/apt.err"; then
+	if [ "$release" = known ]; then
+		version=${PG_KNOWN_RELEASE[$major]%% *}
+	elif debian_apt "$work/apt" "$(pg_suite "$major")" 2>"$work/apt.err"; then
 		version=$(apt-cache "${APT_OPTS[@]}" showsrc "postgresql-$major" 2>/dev/null |
 			sed -n 's/^Version: \(.*\)/\1/p' | sort -V | tail -n 1 | sed 's/-[^-]*$//; s/^[0-9]*://')
 	fi
@@ -241,7 +249,9 @@ pg_server() {
 	fi
 	prefix=$PG_CACHE/pg-$version-$flavour-r$PG_BUILD_RECIPE
 	tarball=
-	if [ ! -x "$prefix/bin/postgres" ]; then
+	if [ ! -x "$prefix/bin/postgres" ] && [ "$release" = known ]; then
+		tarball=$(pg_known_tarball "$work" "$major") || true
+	elif [ ! -x "$prefix/bin/postgres" ]; then
 		tarball=$(debian_orig_tarball "$work/apt" "postgresql-$major") || true
 	fi
 	if [ ! -x "$prefix/bin/postgres" ] && [ -z "$tarball" ] && [ -n "${PG_KNOWN_RELEASE[$major]:-}" ]; then
@@ -253,7 +263,7 @@ pg_server() {
 	if [ ! -x "$prefix/bin/postgres" ]; then
 		[ -n "$tarball" ] || { echo "could not download PostgreSQL $major's source" >&2; rm -rf "$work"; return 1; }
 		echo "== building PostgreSQL $version ($flavour) into $prefix"
-		ensure_build_deps libssl-dev zlib1g-dev bison flex perl pkg-config
+		ensure_build_deps libssl-dev zlib1g-dev bison flex perl pkg-config bzip2 lbzip2
 		tar -xf "$tarball" -C "$work"
 		cflags="-O2 -g"
 		ldflags=
@@ -293,59 +303,106 @@ use_pg_major() {
 	fi
 }
 
-# Servers that need a newer C library than the machine's run in a minimal
-# Debian root of their suite (PostgreSQL 19's release candidate, from
-# experimental, in an unstable root), made once with debootstrap from the
-# machine's mirror and cached beside the built servers.  Commands run in it
-# through in_root, in a mount namespace of their own, so that the root's
-# mounts end with them and none is ever left behind.
-PG_ROOT_RECIPE=3
+# The majors the machine lacks run from Debian's own packages, each in a
+# minimal root of the Debian suite that ships it, made once with debootstrap
+# from the machine's mirror and cached beside the built servers: 13 from
+# bullseye, 17 from trixie, 18 from sid, and 19's release candidate from
+# experimental in a sid root.  Each root also holds the major its
+# 006_pgupgrade upgrades from (the suite's own, or another suite's packages
+# of it where they install beside the root's), the test frameworks of the server's packages (pg_regress, the
+# isolation tester, PostgreSQL::Test::Cluster) and IPC::Run for the TAP tests.
+# Commands run in it through in_root, in a mount namespace of their own, so
+# that the root's mounts end with them and none is ever left behind.
+PG_ROOT_RECIPE=4
 
-# the Debian suite whose root runs a major's server; none for the majors the
-# machine runs itself or builds from source
+# pg_root_suite MAJOR: the Debian suite whose root runs a major's server;
+# none for the machine's own
 pg_root_suite() {
 	case $1 in
-		19) echo sid ;;
+		13) echo bullseye ;;
+		17) echo trixie ;;
+		18 | 19) echo sid ;;
 	esac
 }
 
-# pg_root_extra_suite MAJOR: the suite listed beside the root's own, whose
-# packages apt takes only when asked for as package/suite: experimental, for
-# a major still in release candidates
-pg_root_extra_suite() {
+# pg_root_previous MAJOR: the major 006_pgupgrade upgrades from in MAJOR's
+# root, and the suite its packages come from, or "source" and the release
+# pg_server builds in the root where no suite ships a server that will do:
+# 13 from itself (bullseye has no other); 17 from bookworm's 15, built, as
+# no suite ships a 15 that installs beside trixie's libraries (bookworm's
+# needs libssl3, which trixie's libssl3t64 replaces); 18 from 17.11, built,
+# as trixie's 17.12 records a pg_attver option on every column that 18.6
+# rejects, so that pg_upgrade fails on any table
+pg_root_previous() {
+	case $1 in
+		13) echo "13 bullseye" ;;
+		17) echo "15 source" ;;
+		18) echo "17 source known" ;;
+		19) echo "18 sid" ;;
+	esac
+}
+
+# pg_root_extra_suites MAJOR: the suites listed beside the root's own: the
+# previous major's, and experimental for a major still in release
+# candidates; apt takes a package from them only when asked for as
+# package/suite, or when the root's suite lacks it
+pg_root_extra_suites() {
+	local previous suite
+	read -r previous suite _ <<<"$(pg_root_previous "$1")"
+	[ "$suite" = "$(pg_root_suite "$1")" ] || [ "$suite" = source ] || echo "$suite"
 	[ "$1" -lt 19 ] || echo experimental
 }
 
 # pg_root_packages MAJOR: the packages its root holds: the server, its
-# headers and what building uuidv7 and running the suite there need (a
-# locale other than C among them, for the suite under other settings); the
-# major before it, for t_pgupgrade.sh; the major's own from the extra suite
-# alone (with -t experimental apt cannot solve perl)
+# client (with the test frameworks), its headers and what building uuidv7
+# and running the suite there need (a locale other than C among them, for
+# the suite under other settings); the previous major, for 006_pgupgrade,
+# named plainly: apt takes it from the extra suite where the root's has none,
+# and that suite's libraries only where the root's lack them (asked for as
+# package/suite, apt would take them all from there); 19's own from
+# experimental (with -t experimental apt cannot solve perl)
 pg_root_packages() {
-	local major=$1 extra pin=
-	extra=$(pg_root_extra_suite "$major")
-	[ -z "$extra" ] || pin=/$extra
-	echo "postgresql-$major$pin postgresql-client-$major$pin postgresql-server-dev-$major$pin postgresql-$major-jit$pin"
-	echo "libpq5$pin libpq-dev$pin"
-	echo "postgresql-$((major - 1)) postgresql-server-dev-$((major - 1))"
-	echo "gcc make git ca-certificates util-linux procps debian-archive-keyring locales"
+	local major=$1 previous suite pin= p
+	[ "$major" -lt 19 ] || pin=/experimental
+	for p in postgresql-$major postgresql-client-$major postgresql-server-dev-$major libpq5 libpq-dev; do
+		echo "$p$pin"
+	done
+	[ "$major" -lt 18 ] || echo "postgresql-$major-jit$pin"
+	read -r previous suite _ <<<"$(pg_root_previous "$major")"
+	[ "$previous" = "$major" ] || [ "$suite" = source ] ||
+		echo "postgresql-$previous postgresql-client-$previous postgresql-server-dev-$previous"
+	echo "gcc make libssl-dev git ca-certificates util-linux procps debian-archive-keyring locales libipc-run-perl libfaketime"
 }
 
-# debian_root NAME SUITE EXTRA_SUITE PACKAGES...: the cached minimal root of
-# a Debian suite, holding PACKAGES, made if missing; prints its path.  The
-# suite EXTRA_SUITE, if not empty, is listed too (apt takes its packages
-# only when asked for as package/suite).
+# debian_root NAME SUITE EXTRA_SUITES PACKAGES...: the cached minimal root
+# of a Debian suite, holding PACKAGES, made if missing; prints its path.  The
+# suites of EXTRA_SUITES (space-separated) are listed too, at a priority
+# below the root's own (apt takes their packages when asked for as
+# package/suite, or when the root's suite has none).
 # Staged and renamed into place when complete, so that an interrupted run is
 # never taken for a made one.
 debian_root() {
-	local name=$1 suite=$2 extra=$3 root stage mirror
+	local name=$1 suite=$2 extra=$3 root lock rc=0
 	shift 3
 	root=$PG_CACHE/root-$name-r$PG_ROOT_RECIPE
+	[ ! -f "$root/.complete" ] || { echo "$root"; return 0; }
+	# one maker at a time; what an interrupted one left is removed
+	mkdir -p "$PG_CACHE"
+	exec {lock}>"$PG_CACHE/.lock-root-$name"
+	flock "$lock"
+	debian_root_make "$root" "$name" "$suite" "$extra" "$@" || rc=$?
+	exec {lock}>&-
+	[ $rc -eq 0 ] && echo "$root"
+}
+
+debian_root_make() {
+	local root=$1 name=$2 suite=$3 extra=$4 stage mirror e
+	shift 4
 	if [ ! -f "$root/.complete" ]; then
-		mkdir -p "$PG_CACHE"
+		rm -rf "$PG_CACHE/.stage-root-$name".* "$PG_CACHE/.root-$name".*
 		mirror=$(debian_mirror) || return 1
 		command -v debootstrap >/dev/null || apt_install debootstrap >&2
-		stage=$(mktemp -d "$PG_CACHE/.root-$name.XXXXXX")
+		stage=$(mktemp -d "$PG_CACHE/.stage-root-$name.XXXXXX")
 		chmod 755 "$stage"
 		echo "== making a minimal $suite root ($name) in $root" >&2
 		debootstrap --variant=minbase "$suite" "$stage" "$mirror" >"$stage.log" 2>&1 ||
@@ -359,8 +416,11 @@ debian_root() {
 		else
 			{
 				echo "deb $mirror $suite main"
-				[ -z "$extra" ] || echo "deb $mirror $extra main"
+				for e in $extra; do echo "deb $mirror $e main"; done
 			} >"$stage/etc/apt/sources.list"
+			for e in $extra; do
+				printf 'Package: *\nPin: release n=%s\nPin-Priority: 100\n\n' "$e"
+			done >"$stage/etc/apt/preferences.d/uuidv7"
 		fi
 		# the mirror's Release files may be past their Valid-Until date
 		echo 'Acquire::Check-Valid-Until "false";' >"$stage/etc/apt/apt.conf.d/99uuidv7"
@@ -370,18 +430,40 @@ debian_root() {
 			>>"$stage.log" 2>&1 || { tail -n 20 "$stage.log" >&2; rm -rf "$stage" "$stage.log"; return 1; }
 		rm -rf "$stage"/var/cache/apt/archives/*.deb "$stage.log"
 		touch "$stage/.complete"
-		rm -rf "$root"
-		mv "$stage" "$root"
+		mv -T "$stage" "$root"
 	fi
-	echo "$root"
 }
 
 # pg_root MAJOR: the cached root that runs MAJOR's server (see debian_root)
 pg_root() {
-	local suite
+	local suite root
 	suite=$(pg_root_suite "$1")
 	# shellcheck disable=SC2046
-	debian_root "$suite-$1" "$suite" "$(pg_root_extra_suite "$1")" $(pg_root_packages "$1")
+	root=$(debian_root "$suite-$1" "$suite" "$(pg_root_extra_suites "$1" | xargs)" $(pg_root_packages "$1")) &&
+		root_isolation_tester "$1" "$root" && echo "$root"
+}
+
+# root_isolation_tester MAJOR ROOT: the isolation tester of MAJOR in ROOT,
+# where PGXS looks for it; Debian's packages of 13 leave it out, so it is
+# built there once from the same upstream source (the tester alone: the
+# server is Debian's)
+root_isolation_tester() {
+	local major=$1 root=$2 dir work tarball
+	dir=/usr/lib/postgresql/$major/lib/pgxs/src/test/isolation
+	[ ! -x "$root$dir/pg_isolation_regress" ] || return 0
+	echo "== building PostgreSQL $major's isolation tester in its root" >&2
+	work=$(mktemp -d /tmp/uuidv7-isolation.XXXXXX)
+	chmod 755 "$work"
+	debian_apt "$work/apt" "$(pg_root_suite "$major")" &&
+		tarball=$(pg_orig_tarball "$work/apt" "$major") && tar -xf "$tarball" -C "$work" &&
+		UUIDV7_ROOT=$root in_root - sh -c '
+			cd "$1"/postgresql-*/ &&
+			./configure --without-readline --without-zlib --without-icu --disable-rpath >../configure.log 2>&1 &&
+			make -s -C src/test/isolation >../make.log 2>&1 &&
+			install -D -t "$2" src/test/isolation/isolationtester src/test/isolation/pg_isolation_regress' \
+			sh "$work" "$dir" ||
+		{ tail -n 20 "$work"/*.log >&2; rm -rf "$work"; return 1; }
+	rm -rf "$work"
 }
 
 # in_root MAJOR CMD...: run a command in MAJOR's root (UUIDV7_ROOT names
@@ -407,7 +489,33 @@ in_root() {
 			exec chroot "$root" /usr/bin/env -C "$top" UUIDV7_IN_ROOT="$root" "$@"' sh "$root" "$TOP" "$@"
 }
 
+# checks_valid NAME...: each names a check, as CHECKS does (regress, a file
+# of test/t, a script of test/shell or test/once); fails on one that does
+# not (a mistake, not a pass)
+checks_valid() {
+	local check
+	for check in "$@"; do
+		if ! [[ $check =~ ^[A-Za-z0-9_-]+$ ]] || ! { [ "$check" = regress ] ||
+			[ -f "$TOP/test/t/$check.pl" ] || [ -f "$TOP/test/shell/$check.sh" ] ||
+			[ -f "$TOP/test/once/$check.sh" ] || [ -f "$TOP/test/once/$check/run.sh" ]; }; then
+			echo "CHECKS: no test named $check" >&2
+			return 1
+		fi
+	done
+}
+
 CLUSTER_DIRS=()
+# whatever way a script exits, its clusters are stopped and removed, then
+# what it asked for with at_exit is done: one trap for all, so that starting
+# a cluster never replaces a script's own clean-up
+EXIT_ACTIONS=()
+at_exit() { EXIT_ACTIONS+=("$1"); }
+run_exit_actions() {
+	local action
+	cluster_stop_all
+	for action in "${EXIT_ACTIONS[@]}"; do eval "$action"; done
+}
+trap run_exit_actions EXIT
 # the bootstrap superuser of throwaway clusters; nothing may depend on its
 # name (Homebrew and Postgres.app name it after the OS user)
 CLUSTER_SUPERUSER=${CLUSTER_SUPERUSER:-postgres}
@@ -420,7 +528,6 @@ cluster_init() {
 	chmod 755 "$CLUSTER_DIR"
 	[ "$(id -u)" -eq 0 ] && chown "$PG_OS_USER" "$CLUSTER_DIR"
 	CLUSTER_DIRS+=("$CLUSTER_DIR")
-	trap cluster_stop_all EXIT
 
 	as_pg_user "$PG_BINDIR/initdb" -D "$CLUSTER_DIR/data" -U "$CLUSTER_SUPERUSER" -A trust \
 		--no-sync ${INITDB_OPTS:-} >"$CLUSTER_DIR/initdb.log" 2>&1 ||
@@ -462,12 +569,12 @@ cluster_stop_all() {
 	for dir in "${CLUSTER_DIRS[@]}"; do cluster_stop "$dir"; done
 }
 
-# the application database of test/app.sql: create it in database "app" of
+# the application database of test/data/app.sql: create it in database "app" of
 # the cluster in PGHOST; print its schema; print a digest of its rows and the
 # checks that must hold of them
 app_create() {
 	psql_q "CREATE DATABASE app"
-	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -d app -f "$TOP/test/app.sql" >/dev/null
+	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -d app -f "$TOP/test/data/app.sql" >/dev/null
 }
 # (the \restrict key of pg_dump 15.14+ is random in every dump; the server's
 # version differs after pg_upgrade to another major)
@@ -496,19 +603,9 @@ app_works() { # app_works DB: prints "0 t 2 t" when it all works
 }
 
 # upkeep_writer_script: the pgbench script of an application writing to
-# table ev (id uuid7, client int, at timestamptz) while its partitions are
-# kept: five rows a transaction, each at a random millisecond of January to
-# June 2025 (181 days), as clients with their own clocks or a backfill send
-# them (test/t_upkeep_load.sh checks upkeep under it, test/bench/upkeep.sh
-# times it)
-upkeep_writer_script() {
-	echo "BEGIN;"
-	for r in 1 2 3 4 5; do
-		echo "\\set ms$r random(0, 15638399999)"
-		echo "INSERT INTO ev VALUES (uuidv7_generate_at('2025-01-01 00:00+00'::timestamptz + :ms$r * interval '1 millisecond'), :client_id, clock_timestamp());"
-	done
-	echo "END;"
-}
+# table ev while its partitions are kept, test/data/upkeep_writer.sql (used by
+# test/t/007_upkeep_load.pl; test/bench/upkeep.sh times it)
+upkeep_writer_script() { cat "$TOP/test/data/upkeep_writer.sql"; }
 
 # create_bench_ms: in the database of PGDATABASE, bench_ms(statement), the
 # milliseconds a statement takes, timed inside the server (for test/bench)
@@ -522,7 +619,7 @@ create_bench_ms() {
 # (programs, libraries and shared files, each at its own path under DIR),
 # without any file of uuidv7; prints the copy's pg_config.  The server finds
 # its files relative to its programs, so the copy serves what is installed
-# into it and nothing the original has (test/t_sql_edition.sh: a server
+# into it and nothing the original has (test/shell/sql_edition.sh: a server
 # where no C of uuidv7 exists).
 server_copy() {
 	local dir=$1 bindir sharedir pkglibdir
@@ -531,6 +628,12 @@ server_copy() {
 	pkglibdir=$("$PG_CONFIG" --pkglibdir)
 	mkdir -p "$dir"
 	(cd / && cp -a --parents "${bindir#/}" "${sharedir#/}" "${pkglibdir#/}" "$dir/")
+	# (a server that finds its files by absolute path, as Debian's 13 does,
+	# would have the copy's installs land in the server itself)
+	if [ "$("$dir$bindir/pg_config" --sharedir)" != "$dir$sharedir" ]; then
+		echo "the copy of the server in $dir does not find its files beside its binaries" >&2
+		return 1
+	fi
 	rm -rf "$dir$sharedir"/extension/uuidv7* "$dir$pkglibdir"/uuidv7.so "$dir$pkglibdir"/bitcode/uuidv7*
 	echo "$dir$bindir/pg_config"
 }

@@ -3,21 +3,32 @@
 #
 # Builds uuidv7 for that server in a copy of the tree (so that several majors
 # can be tested at once; EXT_DIR names a copy already built), installs it,
-# runs the pg_regress suites in a throwaway cluster, then every test/t_*.sh.
+# runs the pg_regress suites and isolation specs in a throwaway cluster, the
+# TAP tests (test/t), then every test/shell script.
 # A script that does not apply to this major exits 77 and counts as skipped.
 # Prints one line per check, "RESULT <major> <check> ok|FAILED|skipped", and
 # exits non-zero if any failed.
 #
-#   OLD_PG_CONFIG   the server t_pgupgrade.sh upgrades from (default: this one)
-#   CHECKS          the t_*.sh scripts to run, by name (default: all)
+#   OLD_PG_CONFIG   the server 006_pgupgrade upgrades from (default: this one)
+#   SKIP_CHECKS     test/shell scripts not to run (check.sh runs them elsewhere)
+#   CHECKS          the checks to run, by name: regress (the pg_regress suites
+#                   and isolation specs), test/shell scripts, test/t files
+#                   (regress docs 001_concurrency; default: all; the names
+#                   of test/once scripts are taken and left to check.sh)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
 
+checks_valid ${CHECKS:-} || exit 2
+
 if [ -z "${EXT_DIR:-}" ]; then
 	EXT_DIR=$(mktemp -d "/tmp/uuidv7-ext-$PG_MAJOR.XXXXXX")
+	at_exit 'rm -rf "$EXT_DIR"'
 	build_copy_and_install "$EXT_DIR"
 fi
+
+# named CHECK: whether CHECKS names it (all are, where CHECKS is empty)
+named() { [ -z "${CHECKS:-}" ] || grep -qw -- "$1" <<<"$CHECKS"; }
 
 status=0
 result() { # result CHECK EXIT_CODE
@@ -26,11 +37,11 @@ result() { # result CHECK EXIT_CODE
 	echo "RESULT $PG_MAJOR $1 $verdict"
 }
 
-# regress CHECK: the pg_regress suites on the running cluster, a result for
-# each test by name and one for them all
+# regress CHECK: the pg_regress suites and the isolation specs on the
+# running cluster, a result for each test by name and one for them all
 regress() {
 	local check=$1 rc=0
-	make -C "$EXT_DIR" -s installcheck 2>&1 | tee "$EXT_DIR/installcheck.log" || rc=$?
+	make -C "$EXT_DIR" -s installcheck TAP_TESTS= 2>&1 | tee "$EXT_DIR/installcheck.log" || rc=$?
 	[ $rc -eq 0 ] || cat "$EXT_DIR/regression.diffs" "$EXT_DIR/output_iso/regression.diffs" 2>/dev/null | head -300 || true
 	# each test by name: "test x ... ok" before PostgreSQL 16, "ok 1 - x" after
 	sed -nE 's/^test ([a-z_0-9]+) +\.\.\. +(ok|FAILED).*/\1 \2/p; s/^(not ok|ok) +[0-9]+ +- +([a-z_0-9]+) .*/\2 \1/p' \
@@ -44,7 +55,7 @@ regress() {
 # style, no parallel workers, JIT for every query where the server has it,
 # costs and planner methods changed, notices hidden.  Each test sets what its
 # output depends on, so nothing may differ.
-if [ -n "${OTHER_SETTINGS:-}" ]; then
+if [ -n "${OTHER_SETTINGS:-}" ] && named regress; then
 	echo "== PostgreSQL $PG_MAJOR: pg_regress suites under other settings"
 	jit=off
 	[ -f "$("$PG_CONFIG" --pkglibdir)/llvmjit.so" ] && jit=on
@@ -60,14 +71,69 @@ fi
 
 # the pg_regress suites, then the scripts, some of which use this cluster
 cluster_start "uuidv7-pg$PG_MAJOR"
-echo "== PostgreSQL $PG_MAJOR: pg_regress suites"
-t0=$(date +%s)
-regress regress
-echo "TIME $PG_MAJOR regress $(($(date +%s) - t0))"
+if named regress; then
+	echo "== PostgreSQL $PG_MAJOR: pg_regress suites"
+	t0=$(date +%s)
+	regress regress
+	echo "TIME $PG_MAJOR regress $(($(date +%s) - t0))"
+fi
 
-for script in "$TOP"/test/t_*.sh; do
+# the TAP tests (test/t), each on clusters of its own, run by make
+# installcheck as the OS user of clusters (initdb refuses root), their
+# temporary files in the build (removed with it, where a failed test keeps
+# them); a result for each, and the end of its log where it failed
+tap() {
+	local rc=0 name verdict tests log
+	tests=$(cd "$EXT_DIR" && ls test/t/*.pl)
+	if [ -n "${CHECKS:-}" ]; then
+		tests=$(for t in $tests; do ! grep -qw "$(basename "$t" .pl)" <<<"$CHECKS" || echo "$t"; done)
+		[ -n "$tests" ] || return 0
+	fi
+	mkdir -p "$EXT_DIR/tmp"
+	chown -R "$PG_OS_USER" "$EXT_DIR"
+	# (the log is root's, outside the directory the OS user of clusters owns)
+	log=$(mktemp /tmp/uuidv7-tap.XXXXXX)
+	at_exit "rm -f '$log'"
+	as_pg_user env -u HARNESS_TIMER -u HARNESS_OPTIONS TMPDIR="$EXT_DIR/tmp" make -C "$EXT_DIR" -s installcheck \
+		REGRESS= ISOLATION= PROVE_TESTS="$(echo $tests)" PROVE_FLAGS=--norc \
+		2>&1 | tee "$log" || rc=$?
+	# (a framework missing is a failure in the whole suite, which installs it)
+	if grep -q '^TAP tests (test/t) skipped' "$log"; then
+		result tap "$([ -n "${UUIDV7_STRICT:-}" ] && echo 1 || echo 77)"
+		return
+	fi
+	# a result for each file: prove's line for one that passed or was
+	# skipped (a skip is a failure in the whole suite), FAILED for any other (failed,
+	# or never run after another bailed out)
+	for t in $tests; do
+		name=$(basename "$t" .pl)
+		verdict=$(sed -nE "s|^(\[[0-9:]+\] )?test/t/$name\.pl \.+ (ok\|skipped).*|\2|p" "$log")
+		case $verdict in
+			ok) ;;
+			skipped) [ -z "${UUIDV7_STRICT:-}" ] || verdict=FAILED ;;
+			*) verdict=FAILED ;;
+		esac
+		echo "RESULT $PG_MAJOR tap/$name $verdict"
+		if [ "$verdict" = FAILED ]; then
+			status=1
+			tail -n 40 "$EXT_DIR/tmp_check/log/regress_log_$name" 2>/dev/null || true
+		fi
+	done
+	if [ $rc -ne 0 ]; then
+		echo "RESULT $PG_MAJOR tap FAILED"
+		status=1
+	fi
+}
+
+t0=$(date +%s)
+ensure_build_deps libipc-run-perl libfaketime python3-nacl python3-cryptography libssl-dev
+tap
+echo "TIME $PG_MAJOR tap $(($(date +%s) - t0))"
+
+for script in "$TOP"/test/shell/*.sh; do
 	name=$(basename "$script" .sh)
-	if [ -n "${CHECKS:-}" ] && ! grep -qw "$name" <<<"$CHECKS"; then continue; fi
+	named "$name" || continue
+	if grep -qw "$name" <<<"${SKIP_CHECKS:-}"; then continue; fi
 	echo "== PostgreSQL $PG_MAJOR: $name"
 	rc=0
 	t0=$(date +%s)
@@ -76,4 +142,6 @@ for script in "$TOP"/test/t_*.sh; do
 	echo "TIME $PG_MAJOR $name $(($(date +%s) - t0))"
 	result "$name" $rc
 done
+# (check.sh counts a major whose suite did not get this far as failed)
+echo "SUITE END $PG_MAJOR"
 exit $status

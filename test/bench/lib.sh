@@ -8,7 +8,7 @@ bench_begin() {
 	mkdir -p "$OUT"
 	work=$(mktemp -d "/tmp/uuidv7-bench-$1.XXXXXX")
 	chmod 755 "$work"
-	trap 'cluster_stop_all; rm -rf "$work"' EXIT
+	at_exit 'rm -rf "$work"'
 	ensure_build_deps
 	mkdir "$work/ext"
 	build_copy_and_install "$work/ext" >/dev/null

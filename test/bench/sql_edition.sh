@@ -30,7 +30,7 @@ OUT=$TOP/test/bench/out
 mkdir -p "$OUT"
 work=$(mktemp -d /tmp/uuidv7-bench-sqled.XXXXXX)
 chmod 755 "$work"
-trap 'cluster_stop_all; rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 
 ns_per_row() { awk -v ms="$1" -v floor="$2" -v rows="$ROWS" 'BEGIN {printf "%.0f", (ms - floor) * 1e6 / rows}'; }
 

@@ -1,6 +1,6 @@
 /*
  * test/unit/vectors.c: src/ff1.c against NIST's published FF1 samples, and
- * src/siphash.c's output for test/t_public_id.sh to compare with an
+ * src/siphash.c's output for test/t/008_public_id.pl to compare with an
  * independent implementation.
  *
  *	 vectors ff1		checks the nine samples of NIST's FF1samples.pdf

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# test/once/valgrind.sh: the pg_regress suites with the server under valgrind's
+# memcheck, with PostgreSQL's own suppression file (from the source of the
+# installed server, fetched with apt into a private directory).  Fails on any
+# error that valgrind reports in a stack through uuidv7.so.
+#
+# VALGRIND_SUITES: the suites to run (default: all but the four whose
+# millions of rows or calls would take an hour under valgrind: randomness,
+# time_ops, and doctor and comparison, whose rows and calls go through SQL
+# more than through C of ours; those run with VALGRIND_SUITES=all).
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+ensure_build_deps valgrind
+
+work=$(mktemp -d /tmp/uuidv7-valgrind.XXXXXX)
+chmod 777 "$work"
+at_exit 'rm -rf "$work"'
+
+# PostgreSQL's suppressions, from the source of the installed server
+tarball=$(fetch_pg_source "$work/apt") || { echo "could not download PostgreSQL's source" >&2; exit 1; }
+tar -xf "$tarball" -C "$work" --wildcards '*/src/tools/valgrind.supp'
+supp=$(ls "$work"/postgresql-*/src/tools/valgrind.supp)
+cp "$supp" "$work/valgrind.supp"
+chmod 644 "$work/valgrind.supp"
+
+cluster_init uuidv7-valgrind
+mkdir -p "$work/logs" && chmod 777 "$work/logs"
+# the postmaster under valgrind, children traced: every backend is checked
+as_pg_user valgrind --quiet --trace-children=yes --track-origins=yes --read-var-info=no \
+	--leak-check=no --num-callers=30 --suppressions="$work/valgrind.supp" \
+	--log-file="$work/logs/%p.log" \
+	"$PG_BINDIR/postgres" -D "$CLUSTER_DIR/data" >"$CLUSTER_DIR/server.log" 2>&1 &
+for _ in $(seq 1 120); do
+	"$PG_BINDIR/pg_isready" -q && break
+	sleep 1
+done
+
+suites=${VALGRIND_SUITES:-$(sed -n 's/^REGRESS = //p' "$TOP/Makefile" | tr ' ' '\n' | grep -vx 'randomness\|time_ops\|doctor\|comparison' | tr '\n' ' ')}
+[ "$suites" = all ] && suites=$(sed -n 's/^REGRESS = //p' "$TOP/Makefile")
+echo "== suites under valgrind: $suites"
+status=0
+make -C "$TOP" -s installcheck REGRESS="$suites" ISOLATION= TAP_TESTS= || { status=1; head -60 "$TOP/regression.diffs" || true; }
+as_pg_user "$PG_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" -m fast -w stop >/dev/null || true
+
+# errors valgrind saw, and those with uuidv7.so in their stack: a report is a
+# block of lines between blank "==pid== " lines
+report_blocks() {
+	awk '/^==[0-9]+== $/ {if (block != "") print block; block = ""; next}
+		/^==[0-9]+== / {block = block $0 "\\n"}
+		END {if (block != "") print block}' "$work"/logs/*.log
+}
+errors=$(report_blocks | grep -c 'Invalid\|uninitialised\|Conditional jump\|Syscall param\|Mismatched\|overlap' || true)
+ours=$(report_blocks | grep 'Invalid\|uninitialised\|Conditional jump\|Syscall param\|Mismatched\|overlap' |
+	grep -c 'uuidv7\.so' || true)
+echo "valgrind: $errors errors in all, $ours in stacks through uuidv7.so ($(ls "$work"/logs | wc -l) processes checked)"
+if [ "$errors" -gt 0 ]; then
+	echo "the others, by kind and the first function of their stack:"
+	report_blocks | grep 'Invalid\|uninitialised\|Conditional jump\|Syscall param\|Mismatched\|overlap' |
+		sed -E 's/^==[0-9]+== ([^\\]*)\\n==[0-9]+== +at 0x[0-9A-F]+: ([^ ]+).*/  \1 in \2/' | sort | uniq -c
+fi
+if [ "$ours" -gt 0 ]; then
+	report_blocks | grep 'uuidv7\.so' | head -5 | sed 's/\\n/\n/g'
+
+	status=1
+fi
+exit $status
