@@ -489,6 +489,13 @@ in_root() {
 			exec chroot "$root" /usr/bin/env -C "$top" UUIDV7_IN_ROOT="$root" "$@"' sh "$root" "$TOP" "$@"
 }
 
+# sql_edition_build DIR: the SQL edition's files, assembled from the
+# sources out of the tree, in DIR/edition (built in DIR/build)
+sql_edition_build() {
+	mkdir "$1/build"
+	make -s -C "$1/build" -f "$TOP/Makefile" VPATH="$TOP" SQL_EDITION_DIR="$1/edition" sql-edition
+}
+
 # checks_valid NAME...: each names a check, as CHECKS does (regress, a file
 # of test/t, a script of test/shell or test/once); fails on one that does
 # not (a mistake, not a pass)

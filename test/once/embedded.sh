@@ -20,8 +20,7 @@ at_exit 'rm -rf "$work"'
 status=0
 
 edition=$work/edition
-mkdir "$work/build"
-make -s -C "$work/build" -f "$TOP/Makefile" VPATH="$TOP" SQL_EDITION_DIR="$edition" sql-edition
+sql_edition_build "$work"
 
 # embedded_server VERSION: the unpacked package of VERSION, cached; prints
 # the directory of its bin/, lib/ and share/

@@ -34,8 +34,7 @@ status=0
 
 # the SQL edition, assembled from the sources out of the tree
 edition=$work/edition
-mkdir "$work/build"
-make -s -C "$work/build" -f "$TOP/Makefile" VPATH="$TOP" SQL_EDITION_DIR="$edition" sql-edition
+sql_edition_build "$work"
 
 # pg_tle, built once per server into the cache, staged by its paths
 TLE_VERSION=1.5.2
