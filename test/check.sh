@@ -126,12 +126,13 @@ run_major() {
 	echo "== PostgreSQL $major: suite done in $(($(date +%s) - t0)) s"
 }
 
-# the checks that run once, on the machine's own server, their output in a
-# log of their own
+# run_once OUTPUT SCRIPT...: checks that run once, on the machine's own
+# server, their output in OUTPUT
 run_once() {
-	local script name rc verdict t0
+	local output=$1 script name rc verdict t0
+	shift
 	export PG_CONFIG=${pg_config[15]:-$PG_CONFIG}
-	for script in fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh valgrind.sh embedded.sh; do
+	for script in "$@"; do
 		name=${script%.sh}
 		[ -z "${CHECKS:-}" ] || grep -qw -- "${name%/run}" <<<"$CHECKS" || continue
 		echo "== $name"
@@ -141,31 +142,47 @@ run_once() {
 		case $rc in 0) verdict=ok ;; 77) verdict=skipped ;; *) verdict=FAILED ;; esac
 		echo "RESULT once $name $verdict" >>"$results/once.log"
 		echo "TIME once $name $(($(date +%s) - t0))" >>"$results/once.log"
-	done
-	echo "== the checks run once: done"
+	done >"$output" 2>&1
 }
 
 # two jobs at a time, the next one started as soon as one ends: each major's
-# suite, then the checks run once (once the machine's own 15, which they
-# install into, is done with); the machine has two cores, and the suites
-# wait on clusters and clients a good part of the time
+# suite, and the checks that run once in two jobs, valgrind's (the longest)
+# and the others', each started once the machine's own 15, which they
+# install into, is done with (valgrind's as soon as that is likely); the
+# machine has two cores, and the suites wait on clusters and clients a good
+# part of the time
 echo "TIME once builds $(($(date +%s) - started))" >>"$results/once.log"
 echo "== running the suite on PostgreSQL $MAJORS"
-running=0
-declare -A job
-for major in $MAJORS once; do
-	if [ $running -eq 2 ]; then
-		wait -n || true
-		running=$((running - 1))
-	fi
-	if [ "$major" = once ]; then
-		[ -z "${job[15]:-}" ] || wait "${job[15]}" || true
-		run_once >"$results/once-output.txt" 2>&1 &
-	else
-		run_major "$major" &
-		job[$major]=$!
-	fi
-	running=$((running + 1))
+queue=($MAJORS)
+at=${#queue[@]}
+for i in "${!queue[@]}"; do [ "${queue[$i]}" != 15 ] || at=$((i + 2)); done
+[ "$at" -le ${#queue[@]} ] || at=${#queue[@]}
+queue=("${queue[@]:0:at}" valgrind "${queue[@]:at}" once)
+# (the jobs running, by process id; wait_one waits for one of them to end)
+declare -A running=()
+wait_one() {
+	local pid=
+	wait -n -p pid "${!running[@]}" || true
+	[ -z "$pid" ] || unset "running[$pid]"
+}
+pid15=
+for item in "${queue[@]}"; do
+	while [ ${#running[@]} -ge 2 ]; do wait_one; done
+	case $item in
+		valgrind | once)
+			while [ -n "$pid15" ] && [ -n "${running[$pid15]:-}" ]; do wait_one; done
+			if [ "$item" = valgrind ]; then
+				run_once "$results/once-valgrind.txt" valgrind.sh &
+			else
+				run_once "$results/once-others.txt" fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh embedded.sh &
+			fi
+			;;
+		*)
+			run_major "$item" &
+			[ "$item" != 15 ] || pid15=$!
+			;;
+	esac
+	running[$!]=$item
 done
 wait
 for major in $MAJORS; do
@@ -173,7 +190,7 @@ for major in $MAJORS; do
 	cat "$results/$major.log"
 done
 echo "== the checks run once"
-cat "$results/once-output.txt"
+cat "$results/once-others.txt" "$results/once-valgrind.txt"
 
 echo
 echo "== results"
