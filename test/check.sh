@@ -33,8 +33,14 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-MAJORS=${MAJORS:-13 15 17 18 19}
-checks_valid ${CHECKS:-} || exit 2
+# (the words of MAJORS and CHECKS, as words: no pattern expanded; a CHECKS
+# of blanks names nothing, and is an error)
+read -ra majors <<<"${MAJORS:-13 15 17 18 19}"
+MAJORS="${majors[*]}"
+read -ra checks <<<"${CHECKS:-}"
+[ -z "${CHECKS:-}" ] || [ ${#checks[@]} -gt 0 ] || { echo "CHECKS names no check" >&2; exit 2; }
+export CHECKS="${checks[*]}"
+checks_valid "${checks[@]}" || exit 2
 # everything a test needs is installed: a test skipped for want of it fails
 export UUIDV7_STRICT=1
 started=$(date +%s)
@@ -153,38 +159,65 @@ run_once() {
 # part of the time
 echo "TIME once builds $(($(date +%s) - started))" >>"$results/once.log"
 echo "== running the suite on PostgreSQL $MAJORS"
-queue=($MAJORS)
+queue=("${majors[@]}")
 at=${#queue[@]}
 for i in "${!queue[@]}"; do [ "${queue[$i]}" != 15 ] || at=$((i + 2)); done
 [ "$at" -le ${#queue[@]} ] || at=${#queue[@]}
 queue=("${queue[@]:0:at}" valgrind "${queue[@]:at}" once)
-# (the jobs running, by process id; wait_one waits for one of them to end)
+# the jobs running, by process id; wait_one waits for one of them to end
+# (polled: bash's wait -n can lose a job that ends as another does)
 declare -A running=()
 wait_one() {
-	local pid=
-	wait -n -p pid "${!running[@]}" || true
-	[ -z "$pid" ] || unset "running[$pid]"
-}
-pid15=
-for item in "${queue[@]}"; do
-	while [ ${#running[@]} -ge 2 ]; do wait_one; done
-	case $item in
-		valgrind | once)
-			while [ -n "$pid15" ] && [ -n "${running[$pid15]:-}" ]; do wait_one; done
-			if [ "$item" = valgrind ]; then
-				run_once "$results/once-valgrind.txt" valgrind.sh &
-			else
-				run_once "$results/once-others.txt" fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh embedded.sh &
+	local pid
+	while :; do
+		for pid in "${!running[@]}"; do
+			if ! kill -0 "$pid" 2>/dev/null; then
+				wait "$pid" 2>/dev/null || true
+				unset "running[$pid]"
+				return
 			fi
-			;;
+		done
+		sleep 0.2
+	done
+}
+# startable ITEM: a major always; valgrind's and the others' checks once
+# the machine's 15 is done with
+pid15=
+startable() {
+	case $1 in
+		valgrind | once) [ -z "$pid15" ] || [ -z "${running[$pid15]:-}" ] ;;
+		*) true ;;
+	esac
+}
+start() {
+	case $1 in
+		valgrind) run_once "$results/once-valgrind.txt" valgrind.sh & ;;
+		once) run_once "$results/once-others.txt" fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh embedded.sh & ;;
 		*)
-			run_major "$item" &
-			[ "$item" != 15 ] || pid15=$!
+			run_major "$1" &
+			[ "$1" != 15 ] || pid15=$!
 			;;
 	esac
-	running[$!]=$item
+	running[$!]=$1
+}
+# the first item of the queue that may start, as soon as a slot is free
+while [ ${#queue[@]} -gt 0 ]; do
+	while [ ${#running[@]} -ge 2 ]; do wait_one; done
+	next=
+	for i in "${!queue[@]}"; do
+		if startable "${queue[$i]}"; then
+			next=$i
+			break
+		fi
+	done
+	if [ -z "$next" ]; then
+		wait_one
+		continue
+	fi
+	start "${queue[$next]}"
+	queue=("${queue[@]:0:next}" "${queue[@]:next+1}")
 done
-wait
+while [ ${#running[@]} -gt 0 ]; do wait_one; done
 for major in $MAJORS; do
 	echo "== PostgreSQL $major log"
 	cat "$results/$major.log"

@@ -56,7 +56,7 @@ as_root() {
 apt_updated=
 apt_update() {
 	if [ -z "$apt_updated" ]; then
-		as_root flock /run/lock/uuidv7-apt apt-get update -qq
+		as_root flock /run/lock/uuidv7-apt apt-get update -qq || return 1
 		apt_updated=1
 	fi
 }

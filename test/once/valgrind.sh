@@ -23,6 +23,11 @@ supp=$(ls "$work"/postgresql-*/src/tools/valgrind.supp)
 cp "$supp" "$work/valgrind.supp"
 chmod 644 "$work/valgrind.supp"
 
+# the extension built from this tree and installed (the run does not rely
+# on what a suite left installed)
+mkdir "$work/ext"
+build_copy_and_install "$work/ext" >/dev/null
+
 cluster_init uuidv7-valgrind
 mkdir -p "$work/logs" && chmod 777 "$work/logs"
 # the postmaster under valgrind, children traced: every backend is checked
@@ -39,7 +44,7 @@ suites=${VALGRIND_SUITES:-$(sed -n 's/^REGRESS = //p' "$TOP/Makefile" | tr ' ' '
 [ "$suites" = all ] && suites=$(sed -n 's/^REGRESS = //p' "$TOP/Makefile")
 echo "== suites under valgrind: $suites"
 status=0
-make -C "$TOP" -s installcheck REGRESS="$suites" ISOLATION= TAP_TESTS= || { status=1; head -60 "$TOP/regression.diffs" || true; }
+make -C "$work/ext" -s installcheck REGRESS="$suites" ISOLATION= TAP_TESTS= || { status=1; head -60 "$work/ext/regression.diffs" || true; }
 as_pg_user "$PG_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" -m fast -w stop >/dev/null || true
 
 # errors valgrind saw, and those with uuidv7.so in their stack: a report is a

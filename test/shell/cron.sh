@@ -31,8 +31,8 @@ install_pg_cron() {
 		return 0
 	fi
 	if [ "$PG_CONFIG" = "/usr/lib/postgresql/$PG_MAJOR/bin/pg_config" ]; then
-		apt_update
-		apt-cache show "postgresql-$PG_MAJOR-cron" >/dev/null 2>&1 || return 77
+		apt_update || return 1
+		as_root flock /run/lock/uuidv7-apt apt-cache show "postgresql-$PG_MAJOR-cron" >/dev/null 2>&1 || return 77
 		apt_install "postgresql-$PG_MAJOR-cron" || return 1
 		return 0
 	fi

@@ -71,7 +71,8 @@ deps=$(sed -n 's/^Depends: *//p' "$TOP/debian/tests/control" | tr ',' '\n' | gre
 chmod -R a+rX "$work"
 # (autopkgtest's environment: none of the suite's settings, such as the
 # server 006_pgupgrade upgrades from, which is not the package's)
-UUIDV7_ROOT=$root in_root - env -u OLD_PG_CONFIG -u PGHOST -u PGPORT -u PGUSER -u PGDATABASE sh -c "
+UUIDV7_ROOT=$root in_root - env -u OLD_PG_CONFIG -u PGHOST -u PGPORT -u PGUSER -u PGDATABASE \
+	-u HARNESS_OPTIONS -u HARNESS_TIMER -u LOAD_SECONDS sh -c "
 	set -e
 	apt-get install -y -qq '$deb' $deps >/dev/null
 	dpkg -S /usr/share/postgresql/$PG_MAJOR/extension/uuidv7.control /usr/lib/postgresql/$PG_MAJOR/lib/uuidv7.so

@@ -312,10 +312,11 @@ is(sql("SELECT count(*) FROM uuidv7_drop_partitions('crash', '2025-02-01')"), 1,
 sql("CREATE TABLE live (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), v int NOT NULL);
 	INSERT INTO live (id, v) SELECT uuidv7_generate_at(now() - g * interval '1 minute'), 1 FROM generate_series(1, 50000) g");
 kill_during('adoption', "CALL uuidv7_adopt_table('live', '1 month', 'UTC')", 'LOCK live IN SHARE UPDATE EXCLUSIVE MODE');
-killed_call('adoption, once its bounds are set', "CALL uuidv7_adopt_table('live', '1 month', 'UTC')",
-	"EXISTS (SELECT FROM pg_constraint WHERE conname = 'uuidv7_adopt_bounds')");
-is(sql("SELECT count(*) FROM pg_constraint WHERE conname = 'uuidv7_adopt_bounds'"), 1,
-	'adoption killed after its bounds were set');
+killed_call('adoption, once its bounds are set and before they are validated',
+	"CALL uuidv7_adopt_table('live', '1 month', 'UTC')",
+	"EXISTS (SELECT FROM pg_constraint WHERE conname = 'uuidv7_adopt_bounds' AND NOT convalidated)");
+is(sql("SELECT count(*) FROM pg_constraint WHERE conname = 'uuidv7_adopt_bounds' AND NOT convalidated"), 1,
+	'adoption killed after its bounds were set, before they were validated');
 sql("INSERT INTO live (v) VALUES (1);
 	INSERT INTO live (id, v) VALUES (uuidv7_generate_at(date_trunc('month', now(), 'UTC') + interval '1 month 20 days'), 1)");
 is( sql("SELECT relkind::text || ' ' || (SELECT count(*) FROM live) FROM pg_class WHERE oid = 'live'::regclass"),
