@@ -312,9 +312,20 @@ is(sql("SELECT count(*) FROM uuidv7_drop_partitions('crash', '2025-02-01')"), 1,
 sql("CREATE TABLE live (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), v int NOT NULL);
 	INSERT INTO live (id, v) SELECT uuidv7_generate_at(now() - g * interval '1 minute'), 1 FROM generate_series(1, 50000) g");
 kill_during('adoption', "CALL uuidv7_adopt_table('live', '1 month', 'UTC')", 'LOCK live IN SHARE UPDATE EXCLUSIVE MODE');
+# (an event trigger holds the call at the start of the ALTER TABLE that
+# would validate them)
+sql(q{CREATE FUNCTION hold_validate() RETURNS event_trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		IF EXISTS (SELECT FROM pg_constraint WHERE conname = 'uuidv7_adopt_bounds' AND NOT convalidated) THEN
+			PERFORM pg_sleep(60);
+		END IF;
+	END $$;
+	CREATE EVENT TRIGGER hold_validate ON ddl_command_start WHEN TAG IN ('ALTER TABLE') EXECUTE FUNCTION hold_validate()});
 killed_call('adoption, once its bounds are set and before they are validated',
 	"CALL uuidv7_adopt_table('live', '1 month', 'UTC')",
-	"EXISTS (SELECT FROM pg_constraint WHERE conname = 'uuidv7_adopt_bounds' AND NOT convalidated)");
+	"EXISTS (SELECT FROM pg_stat_activity WHERE query LIKE '%uuidv7_adopt_table%' AND wait_event = 'PgSleep'
+		AND pid <> pg_backend_pid())");
+sql('DROP EVENT TRIGGER hold_validate; DROP FUNCTION hold_validate()');
 is(sql("SELECT count(*) FROM pg_constraint WHERE conname = 'uuidv7_adopt_bounds' AND NOT convalidated"), 1,
 	'adoption killed after its bounds were set, before they were validated');
 sql("INSERT INTO live (v) VALUES (1);
