@@ -496,12 +496,19 @@ sql_edition_build() {
 	make -s -C "$1/build" -f "$TOP/Makefile" VPATH="$TOP" SQL_EDITION_DIR="$1/edition" sql-edition
 }
 
-# checks_valid NAME...: each names a check, as CHECKS does (regress, a file
-# of test/t, a script of test/shell or test/once); fails on one that does
-# not (a mistake, not a pass)
-checks_valid() {
-	local check
-	for check in "$@"; do
+# checks_read: CHECKS's words, as words (no pattern expanded), back into
+# CHECKS; fails, saying why, where it holds blanks only or a name that names
+# no check (regress, a file of test/t, a script of test/shell or test/once):
+# a mistake, not a pass
+checks_read() {
+	local checks check
+	read -ra checks <<<"${CHECKS:-}"
+	if [ -n "${CHECKS:-}" ] && [ ${#checks[@]} -eq 0 ]; then
+		echo "CHECKS names no check" >&2
+		return 1
+	fi
+	CHECKS="${checks[*]}"
+	for check in "${checks[@]}"; do
 		if ! [[ $check =~ ^[A-Za-z0-9_-]+$ ]] || ! { [ "$check" = regress ] ||
 			[ -f "$TOP/test/t/$check.pl" ] || [ -f "$TOP/test/shell/$check.sh" ] ||
 			[ -f "$TOP/test/once/$check.sh" ] || [ -f "$TOP/test/once/$check/run.sh" ]; }; then

@@ -19,12 +19,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 find_pg_config
 
-# (CHECKS's words, as words: no pattern expanded; blanks name nothing, and
-# are an error)
-read -ra checks <<<"${CHECKS:-}"
-[ -z "${CHECKS:-}" ] || [ ${#checks[@]} -gt 0 ] || { echo "CHECKS names no check" >&2; exit 2; }
-CHECKS="${checks[*]}"
-checks_valid "${checks[@]}" || exit 2
+checks_read || exit 2
 
 if [ -z "${EXT_DIR:-}" ]; then
 	EXT_DIR=$(mktemp -d "/tmp/uuidv7-ext-$PG_MAJOR.XXXXXX")
