@@ -24,10 +24,9 @@
 #   server_copy dir             a copy of the server without uuidv7, for the SQL edition
 #   regress_database, sql_edition_regress, as_role
 #                               the SQL edition's suites, run by a role without superuser
+#                               (test/once/embedded.sh)
 #   create_bench_ms             bench_ms(statement): its milliseconds, for test/bench
 #   upkeep_writer_script        pgbench script of writers of every month, for upkeep
-#   app_create, app_schema, app_digests, app_works
-#                               the application database of test/data/app.sql
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -210,7 +209,7 @@ pg_suite() {
 # upstream version and flavour, so that a second run reuses them
 PG_CACHE=${UUIDV7_PG_CACHE:-/var/cache/uuidv7}
 # bump to rebuild every cached server when the recipe below changes
-PG_BUILD_RECIPE=3
+PG_BUILD_RECIPE=4
 
 # install_isolation_tester STAGED_PREFIX: in a built source tree, the
 # isolation tester and its driver built and put where PGXS looks for them
@@ -263,7 +262,7 @@ pg_server() {
 	if [ ! -x "$prefix/bin/postgres" ]; then
 		[ -n "$tarball" ] || { echo "could not download PostgreSQL $major's source" >&2; rm -rf "$work"; return 1; }
 		echo "== building PostgreSQL $version ($flavour) into $prefix"
-		ensure_build_deps libssl-dev zlib1g-dev bison flex perl pkg-config bzip2 lbzip2
+		ensure_build_deps libssl-dev zlib1g-dev bison flex perl pkg-config bzip2 lbzip2 libipc-run-perl
 		tar -xf "$tarball" -C "$work"
 		cflags="-O2 -g"
 		ldflags=
@@ -276,7 +275,7 @@ pg_server() {
 		# find their libraries by the final prefix, built into them)
 		(cd "$work"/postgresql-*/ &&
 			./configure --prefix="$prefix" --with-openssl --without-readline --without-icu \
-				--without-llvm --enable-debug CFLAGS="$cflags" LDFLAGS="$ldflags" >"$work/configure.log" 2>&1 &&
+				--without-llvm --enable-debug --enable-tap-tests CFLAGS="$cflags" LDFLAGS="$ldflags" >"$work/configure.log" 2>&1 &&
 			make -s -j"$(nproc)" >"$work/make.log" 2>&1 &&
 			make -s install DESTDIR="$work/stage" >"$work/install.log" 2>&1 &&
 			make -s -C contrib/amcheck install DESTDIR="$work/stage" >>"$work/install.log" 2>&1 &&
@@ -509,6 +508,10 @@ checks_read() {
 	fi
 	CHECKS="${checks[*]}"
 	for check in "${checks[@]}"; do
+		if [ "$check" = 009_sql_edition ]; then
+			echo "CHECKS: 009_sql_edition runs in the check sql_edition, on the server it makes" >&2
+			return 1
+		fi
 		if ! [[ $check =~ ^[A-Za-z0-9_-]+$ ]] || ! { [ "$check" = regress ] ||
 			[ -f "$TOP/test/t/$check.pl" ] || [ -f "$TOP/test/shell/$check.sh" ] ||
 			[ -f "$TOP/test/once/$check.sh" ] || [ -f "$TOP/test/once/$check/run.sh" ]; }; then
@@ -581,39 +584,6 @@ cluster_stop() {
 
 cluster_stop_all() {
 	for dir in "${CLUSTER_DIRS[@]}"; do cluster_stop "$dir"; done
-}
-
-# the application database of test/data/app.sql: create it in database "app" of
-# the cluster in PGHOST; print its schema; print a digest of its rows and the
-# checks that must hold of them
-app_create() {
-	psql_q "CREATE DATABASE app"
-	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -d app -f "$TOP/test/data/app.sql" >/dev/null
-}
-# (the \restrict key of pg_dump 15.14+ is random in every dump; the server's
-# version differs after pg_upgrade to another major)
-app_schema() { # app_schema HOST PORT DB
-	"$PG_BINDIR/pg_dump" -h "$1" -p "$2" -d "$3" --schema-only |
-		grep -Ev '^\\(un)?restrict |^-- Dumped from database version '
-}
-# (SQL on standard input: psql before 15 prints only the last result of -c)
-app_digests() { # app_digests HOST PORT DB
-	"$PG_BINDIR/psql" -X -q -At -h "$1" -p "$2" -d "$3" -v ON_ERROR_STOP=1 <<<"
-		SELECT 'orders ' || count(*) || ' ' || md5(string_agg(o::text, ',' ORDER BY id)) FROM orders o;
-		SELECT 'events ' || count(*) || ' ' || md5(string_agg(e::text, ',' ORDER BY id)) FROM events e;
-		SELECT 'recent_orders ' || count(*) FROM recent_orders;
-		SELECT 'rows in the partition of their time ' || bool_and(tableoid = (
-			SELECT c.oid FROM pg_class c WHERE c.relname = 'orders_p' || to_char(created_at AT TIME ZONE 'UTC', 'YYYY_MM')))
-		FROM orders;"
-}
-# what must still work: the time operators' families complete, a default, the
-# DDL, the casts between uuid and timestamptz
-app_works() { # app_works DB: prints "0 t 2 t" when it all works
-	"$PG_BINDIR/psql" -X -q -At -d "$1" -v ON_ERROR_STOP=1 <<<"
-		SELECT count(*) FROM uuidv7_time_ops_status() WHERE NOT present;
-		INSERT INTO events (kind) VALUES ('later') RETURNING uuidv7_timestamp(id) > now() - interval '1 minute';
-		SELECT count(*) FROM uuidv7_partition_ddl('orders', '2025-07-01', '2025-09-01', '1 month', 'UTC');
-		SELECT '2025-07-01 00:00+00'::timestamptz::uuid::timestamptz = '2025-07-01 00:00+00';" | tr '\n' ' ' | sed 's/ $//'
 }
 
 # upkeep_writer_script: the pgbench script of an application writing to

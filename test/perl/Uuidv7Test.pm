@@ -12,20 +12,55 @@ use strict;
 use warnings;
 
 use Exporter 'import';
+use File::Basename ();
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-our @EXPORT = qw(uuidv7_node psql_start psql_finish pgbench_start pgbench_finish
-  server_exited restart_after_kill app_create app_schema app_digests app_works);
+our @EXPORT = qw(pg_config_value uuidv7_node uuidv7_node_at psql_start psql_finish
+  pgbench_start pgbench_finish server_exited restart_after_kill app_create app_schema
+  app_digests app_works);
+
+# pg_config_value(PG_CONFIG, OPTION): what that pg_config answers for
+# --OPTION (PG_CONFIG "pg_config": the server the tests run on)
+sub pg_config_value
+{
+	my ($pg_config, $option) = @_;
+	my $value = `"$pg_config" --$option`;
+	die "$pg_config --$option failed" if $?;
+	chomp $value;
+	return $value;
+}
 
 # uuidv7_node(NAME, CONF_LINES...): an initialized and started cluster with
 # more postgresql.conf lines
 sub uuidv7_node
 {
 	my ($name, @conf) = @_;
-	my $node = PostgreSQL::Test::Cluster->new($name);
+	return uuidv7_node_at($name, undef, @conf);
+}
+
+# uuidv7_node_at(NAME, BINDIR, CONF_LINES...): the same, of the server whose
+# programs are in BINDIR (undef: the one the tests run on); on the framework
+# of PostgreSQL 13 and 14, which has no install paths, a node that runs each
+# of its calls with BINDIR first in PATH (Uuidv7Test::NodeAt)
+sub uuidv7_node_at
+{
+	my ($name, $bindir, @conf) = @_;
+	my $node;
+	if (!defined $bindir)
+	{
+		$node = PostgreSQL::Test::Cluster->new($name);
+	}
+	elsif (PostgreSQL::Test::Cluster->can('install_path'))
+	{
+		$node = PostgreSQL::Test::Cluster->new($name, install_path => File::Basename::dirname($bindir));
+	}
+	else
+	{
+		$node = Uuidv7Test::NodeAt->new(PostgreSQL::Test::Cluster->new($name), $bindir);
+	}
 	$node->init;
 	$node->append_conf('postgresql.conf', join("\n", 'max_connections = 40', @conf) . "\n");
 	$node->start;
@@ -159,6 +194,29 @@ sub app_works
 		SELECT count(*) FROM uuidv7_partition_ddl('orders', '2025-07-01', '2025-09-01', '1 month', 'UTC');
 		SELECT '2025-07-01 00:00+00'::timestamptz::uuid::timestamptz = '2025-07-01 00:00+00';});
 	return join ' ', split /\n/, $out;
+}
+
+# A node whose every call runs with its server's programs first in PATH, as
+# the framework's install paths do from PostgreSQL 15 on.  (The framework
+# stops it at the end with the PATH of the tests' server: a server of
+# another major would need install paths.)
+package Uuidv7Test::NodeAt;
+
+our $AUTOLOAD;
+
+sub new
+{
+	my ($class, $node, $bindir) = @_;
+	return bless { node => $node, bindir => $bindir }, $class;
+}
+
+sub AUTOLOAD
+{
+	my $self = shift;
+	(my $method = $AUTOLOAD) =~ s/.*:://;
+	return if $method eq 'DESTROY';
+	local $ENV{PATH} = "$self->{bindir}:$ENV{PATH}";
+	return $self->{node}->$method(@_);
 }
 
 1;

@@ -23,16 +23,8 @@ use Test::More;
 use Uuidv7Test;
 
 # the servers' binaries
-sub bindir_of
-{
-	my ($pg_config) = @_;
-	my $bindir = `"$pg_config" --bindir`;
-	die "$pg_config --bindir failed" if $?;
-	chomp $bindir;
-	return $bindir;
-}
-my $new_bindir = bindir_of('pg_config');
-my $old_bindir = bindir_of($ENV{OLD_PG_CONFIG} // 'pg_config');
+my $new_bindir = pg_config_value('pg_config', 'bindir');
+my $old_bindir = pg_config_value($ENV{OLD_PG_CONFIG} // 'pg_config', 'bindir');
 # (another server's node is one of an install path, which the framework of
 # PostgreSQL 13 does not know)
 my @old_install = $old_bindir eq $new_bindir ? () : (install_path => dirname($old_bindir));

@@ -65,7 +65,7 @@ sub run
 sub reference { return run([ $python, 'test/unit/public_id_reference.py', @_[ 0 .. $#_ - 1 ] ], $_[-1]); }
 
 # FF1 against NIST's samples, SipHash-2-4 against python3-nacl
-my $pg_config = sub { my $v = `pg_config --$_[0]`; chomp $v; return $v; };
+my $pg_config = sub { return pg_config_value('pg_config', $_[0]); };
 for my $variant ('', '-DFF1_WITHOUT_INT128')
 {
 	my @cc = ('gcc', '-std=gnu99', '-Wall', '-Wextra', '-Werror', '-DFRONTEND', '-DUUIDV7_USE_OPENSSL');
