@@ -1,6 +1,7 @@
 # test/lib.sh: shared by the scripts that build uuidv7 and run it in a
 # throwaway PostgreSQL cluster.  Source it; it defines functions only.
 #
+#   ensure_packages pkg...      install the Debian packages missing
 #   ensure_build_deps [pkg...]  install what building needs, plus extra Debian packages
 #   build_and_install           make (warnings are errors) and make install
 #   build_copy_and_install dir [make args...]
@@ -64,6 +65,18 @@ apt_install() {
 	as_root flock /run/lock/uuidv7-apt env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
+# ensure_packages PKG...: the Debian packages that are not installed, installed
+ensure_packages() {
+	local missing=() pkg
+	for pkg in "$@"; do
+		dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "== installing ${missing[*]}"
+		apt_install "${missing[@]}"
+	fi
+}
+
 ensure_build_deps() {
 	local want=("$@")
 
@@ -71,14 +84,7 @@ ensure_build_deps() {
 	command -v make >/dev/null || want+=(make)
 	command -v gcc >/dev/null || want+=(gcc)
 	[ -f "$("$PG_CONFIG" --includedir-server)/postgres.h" ] || want+=("postgresql-server-dev-$PG_MAJOR")
-	local missing=()
-	for pkg in "${want[@]}"; do
-		dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
-	done
-	if [ ${#missing[@]} -gt 0 ]; then
-		echo "== installing ${missing[*]}"
-		apt_install "${missing[@]}"
-	fi
+	ensure_packages "${want[@]}"
 }
 
 build_and_install() {
@@ -262,7 +268,9 @@ pg_server() {
 	if [ ! -x "$prefix/bin/postgres" ]; then
 		[ -n "$tarball" ] || { echo "could not download PostgreSQL $major's source" >&2; rm -rf "$work"; return 1; }
 		echo "== building PostgreSQL $version ($flavour) into $prefix"
-		ensure_build_deps libssl-dev zlib1g-dev bison flex perl pkg-config bzip2 lbzip2 libipc-run-perl
+		# (no server of this major yet: what the build needs, not its headers;
+		# PG_CONFIG may name a server this root does not have)
+		ensure_packages make gcc libssl-dev zlib1g-dev bison flex perl pkg-config bzip2 lbzip2 libipc-run-perl
 		tar -xf "$tarball" -C "$work"
 		cflags="-O2 -g"
 		ldflags=
