@@ -5,7 +5,7 @@
 # error that valgrind reports in a stack through uuidv7.so.
 #
 # Origins of uninitialised values are not tracked (memcheck reports the same
-# errors without them, in about half the time); VALGRIND_TRACK_ORIGINS=yes
+# errors without them, at a lower cost); VALGRIND_TRACK_ORIGINS=yes
 # tracks them, for reading a report.
 #
 # VALGRIND_SUITES: the suites to run (default: all but the four whose
