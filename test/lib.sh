@@ -4,6 +4,7 @@
 #   ensure_packages pkg...      install the Debian packages missing
 #   ensure_build_deps [pkg...]  install what building needs, plus extra Debian packages
 #   build_and_install           make (warnings are errors) and make install
+#   tree_copy dir               the tree's files, committed or not, copied into dir
 #   build_copy_and_install dir [make args...]
 #                               the same in a copy of the tree
 #   debian_apt dir suite..., debian_orig_tarball dir source
@@ -94,14 +95,19 @@ build_and_install() {
 	as_root make -C "$TOP" -s install
 }
 
+# tree_copy DIR: the files of the tree that git tracks or would track (the
+# working copy's, committed or not), copied into DIR, which exists
+tree_copy() {
+	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$1")
+}
+
 # build_copy_and_install DIR [MAKE_ARGS...]: build uuidv7 for the server of
 # PG_CONFIG in a copy of the tree in DIR (warnings are errors) and install
 # it there, so that builds for several servers do not share object files
 build_copy_and_install() {
 	local dir=$1
 	shift
-	(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
-		xargs -0 cp --parents -t "$dir")
+	tree_copy "$dir"
 	echo "== building uuidv7 against PostgreSQL $PG_MAJOR ($("$PG_CONFIG" --version))"
 	make -C "$dir" -s WERROR=1 "$@"
 	as_root make -C "$dir" -s install "$@" >/dev/null

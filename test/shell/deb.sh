@@ -34,8 +34,7 @@ work=$(mktemp -d /tmp/uuidv7-deb.XXXXXX)
 chmod 755 "$work"
 at_exit 'rm -rf "$work"'
 mkdir "$work/uuidv7"
-(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
-	xargs -0 cp --parents -t "$work/uuidv7")
+tree_copy "$work/uuidv7"
 
 # the build: one package per supported major (the machine's; in a root,
 # its own), each with the pg_regress suites on pg_virtualenv's

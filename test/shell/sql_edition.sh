@@ -76,7 +76,7 @@ echo "== test/t/009_sql_edition.pl"
 # (in a copy of the tree the OS user of clusters owns, for the server of the
 # C edition, whose TAP framework runs it)
 mkdir "$work/tree" "$work/tmp"
-(cd "$TOP" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$work/tree")
+tree_copy "$work/tree"
 chown -R "$PG_OS_USER" "$work/tree" "$work/tmp"
 sqled_pg_config=$PG_CONFIG
 PG_CONFIG=$C_PG_CONFIG
