@@ -6,9 +6,10 @@
 # packages of it in a minimal root of the suite that ships it, made once and
 # cached outside the checkout (test/lib.sh pg_root: 13 from bullseye, 17
 # from trixie, 18 from sid, 19's release candidate from experimental), where
-# uuidv7 is built and the suite runs.  uuidv7 is built for each with
-# warnings as errors, then the whole suite runs on each, two majors at a
-# time (test/suite.sh: the pg_regress suites and isolation specs, the TAP
+# uuidv7 is built and the suite runs.  Each major is a job, two at a time
+# (CHECK_JOBS): its root made or found in the cache, uuidv7 built for it with
+# warnings as errors, then the whole suite run on it
+# (test/suite.sh: the pg_regress suites and isolation specs, the TAP
 # tests of test/t, every test/shell script that applies), 006_pgupgrade
 # upgrading from the major before (13 from itself; the servers no suite
 # ships for it are built from Debian's source: test/lib.sh pg_root_previous
@@ -46,6 +47,8 @@ chmod 755 "$results"
 at_exit 'rm -rf "$results"'
 
 ensure_build_deps
+# (the machine's newest server: the one the checks run once use)
+machine_pg_config=$PG_CONFIG
 
 # build_in_root MAJOR PG_CONFIG DIR: uuidv7 built and installed in MAJOR's
 # root for the server of PG_CONFIG there
@@ -54,10 +57,27 @@ build_in_root() {
 	PG_CONFIG=$2 in_root "$1" bash -c '. test/lib.sh && find_pg_config && build_copy_and_install "$1"' sh "$3"
 }
 
-# the server of each major, and uuidv7 built and installed for it; the
-# server 006_pgupgrade upgrades from, with uuidv7 built for it too
+# machine_build DIR: uuidv7 built into DIR and installed for the server of
+# PG_CONFIG on the machine, once in a run: the machine's 13 serves both the
+# 13 and the 15 jobs, which take turns on a lock (the second finds it built,
+# and never installs over files the first one's tests are loading)
+machine_build() {
+	local lock rc=0
+	exec {lock}>"$1.lock"
+	flock "$lock"
+	[ -f "$1/.installed" ] || { mkdir -p "$1" && build_copy_and_install "$1" && touch "$1/.installed"; } || rc=$?
+	exec {lock}>&-
+	return $rc
+}
+
+# prepare MAJOR: the major's server, and uuidv7 built and installed for it;
+# the server 006_pgupgrade upgrades from, with uuidv7 built for it too; in
+# the major's job, so that one job's root or server build (network, disk)
+# overlaps the other's tests.  Sets pg_config, ext_dir, upgrade_from and
+# on_machine for the major.
 declare -A pg_config ext_dir upgrade_from on_machine
-for major in $MAJORS; do
+prepare() {
+	local major=$1 previous suite release
 	ext_dir[$major]=$results/ext-$major
 	if [ -n "$(pg_root_suite "$major")" ]; then
 		pg_root "$major" >/dev/null
@@ -77,11 +97,11 @@ for major in $MAJORS; do
 		# and the SQL edition's (its server copy: Debian's 13 finds its
 		# files by absolute path, not beside its binaries)
 		if [ "$(pg_root_suite "$major")" = bullseye ]; then
-			on_machine[$major]="$(pg_server "$major" >&2 && echo "$PG_CONFIG") clients migration_tools sql_edition"
-			mkdir "$results/ext-$major-machine"
-			(PG_CONFIG=${on_machine[$major]%% *} && find_pg_config && build_copy_and_install "$results/ext-$major-machine")
+			pg_server "$major"
+			on_machine[$major]="$PG_CONFIG clients migration_tools sql_edition"
+			machine_build "$results/ext-machine-$major"
 		fi
-		continue
+		return
 	fi
 	# the machine's own server upgrades from the major before it in
 	# MAJORS, built from Debian's source for the machine's libraries (no
@@ -94,12 +114,10 @@ for major in $MAJORS; do
 	previous=$(tr ' ' '\n' <<<"$MAJORS" | awk -v m="$major" '$1 < m' | tail -n 1)
 	if [ -n "$previous" ]; then
 		pg_server "$previous"
-		mkdir "$results/ext-$major-from"
-		build_copy_and_install "$results/ext-$major-from"
+		machine_build "$results/ext-machine-$previous"
 		upgrade_from[$major]=$PG_CONFIG
-		use_pg_major "$major"
 	fi
-done
+}
 
 # the whole suite on one major, its output in a log of its own; in the
 # major's root if it has one, where the pg_regress suites also run under
@@ -114,10 +132,25 @@ run_major() {
 	local t0
 	t0=$(date +%s)
 	local machine_config machine_checks check rc
+	echo "== PostgreSQL $major: preparing its server and builds" >"$results/$major.log"
+	# (in a subshell of its own, where a failing command stops it, as
+	# everywhere in these scripts; what it set read back from a file)
+	(
+		prepare "$major"
+		declare -p pg_config ext_dir upgrade_from on_machine >"$results/$major.prepared"
+	) >>"$results/$major.log" 2>&1 &
+	if wait $!; then
+		. "$results/$major.prepared"
+	else
+		echo "RESULT $major prepare FAILED" >>"$results/$major.log"
+		echo "== PostgreSQL $major: preparation failed after $(($(date +%s) - t0)) s"
+		return
+	fi
+	echo "TIME $major prepare $(($(date +%s) - t0))" >>"$results/$major.log"
 	read -r machine_config machine_checks <<<"${on_machine[$major]:-}"
 	PG_CONFIG=${pg_config[$major]} EXT_DIR=${ext_dir[$major]} OLD_PG_CONFIG=${upgrade_from[$major]} \
 		CLUSTER_SUPERUSER=$superuser OTHER_SETTINGS=$other SKIP_CHECKS=$machine_checks \
-		"${run[@]}" bash "$TOP/test/suite.sh" >"$results/$major.log" 2>&1 || true
+		"${run[@]}" bash "$TOP/test/suite.sh" >>"$results/$major.log" 2>&1 || true
 	for check in $machine_checks; do
 		[ -z "${CHECKS:-}" ] || grep -qw -- "$check" <<<"$CHECKS" || continue
 		rc=0
@@ -134,7 +167,7 @@ run_major() {
 run_once() {
 	local output=$1 script name rc verdict t0
 	shift
-	export PG_CONFIG=${pg_config[15]:-$PG_CONFIG}
+	export PG_CONFIG=$machine_pg_config
 	for script in "$@"; do
 		name=${script%.sh}
 		[ -z "${CHECKS:-}" ] || grep -qw -- "${name%/run}" <<<"$CHECKS" || continue
@@ -148,12 +181,13 @@ run_once() {
 	done >"$output" 2>&1
 }
 
-# two jobs at a time, the next one started as soon as one ends: each major's
-# suite, and the checks that run once in two jobs, valgrind's (the longest)
-# and the others', each started once the machine's own 15, which they
-# install into, is done with (valgrind's as soon as that is likely); the
-# machine has two cores, and the suites wait on clusters and clients a good
-# part of the time
+# CHECK_JOBS jobs at a time (default 2), the next one started as soon as
+# one ends: each major's preparation and suite, and the checks that run
+# once in two jobs, valgrind's (the longest) and the others', each started
+# once the machine's own 15, which they install into, is done with
+# (valgrind's as soon as that is likely); the machine has two cores, and the
+# jobs wait on the network, clusters and clients a good part of the time
+jobs=${CHECK_JOBS:-2}
 echo "TIME once builds $(($(date +%s) - started))" >>"$results/once.log"
 echo "== running the suite on PostgreSQL $MAJORS"
 queue=("${majors[@]}")
@@ -199,7 +233,7 @@ start() {
 }
 # the first item of the queue that may start, as soon as a slot is free
 while [ ${#queue[@]} -gt 0 ]; do
-	while [ ${#running[@]} -ge 2 ]; do wait_one; done
+	while [ ${#running[@]} -ge "$jobs" ]; do wait_one; done
 	next=
 	for i in "${!queue[@]}"; do
 		if startable "${queue[$i]}"; then

@@ -242,11 +242,20 @@ install_isolation_tester() {
 # and PG_MAJOR to it.  FLAVOUR "asan" builds it with AddressSanitizer;
 # "known" builds the major's known release (PG_KNOWN_RELEASE) rather than
 # the suite's newest.  The
-# build takes 3 to 6 minutes on two cores, once.
+# build takes 3 to 6 minutes on two cores, once; jobs that want the same
+# server take turns on a lock, the first building it.
 pg_server() {
+	local lock rc=0
+	mkdir -p "$PG_CACHE"
+	exec {lock}>"$PG_CACHE/.lock-pg-$1-${2:-plain}"
+	flock "$lock"
+	pg_server_locked "$@" || rc=$?
+	exec {lock}>&-
+	return $rc
+}
+pg_server_locked() {
 	local major=$1 flavour=${2:-plain} release=${3:-} work version= prefix tarball cflags ldflags
 	work=$(mktemp -d /tmp/uuidv7-pgsrc.XXXXXX)
-	mkdir -p "$PG_CACHE"
 	if [ "$release" = known ]; then
 		version=${PG_KNOWN_RELEASE[$major]%% *}
 	elif debian_apt "$work/apt" "$(pg_suite "$major")" 2>"$work/apt.err"; then
