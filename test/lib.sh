@@ -22,6 +22,8 @@
 #                               the two halves of cluster_start
 #   cluster_stop                stop it and remove its directory (also on exit)
 #   as_pg_user cmd...           run a command as the cluster's OS user
+#   tap_installcheck tree log tests [make args...]
+#                               TAP tests of a copy of the tree, as that user
 #   psql_q sql                  run SQL, print bare results, stop on the first error
 #   server_copy dir             a copy of the server without uuidv7, for the SQL edition
 #   regress_database, sql_edition_regress, as_role
@@ -118,6 +120,24 @@ if [ "$(id -u)" -eq 0 ]; then PG_OS_USER=postgres; else PG_OS_USER=$(id -un); fi
 
 as_pg_user() {
 	if [ "$(id -u)" -eq 0 ]; then runuser -u "$PG_OS_USER" -- "$@"; else "$@"; fi
+}
+
+# tap_installcheck TREE LOG TESTS [MAKE_ARGS...]: the TAP tests TESTS (files
+# of test/t) of the copy of the tree in TREE, run by make installcheck as
+# the OS user of clusters (initdb refuses root), which is given TREE, their
+# temporary files in TREE/tmp; make's output in LOG, a file of root's
+# outside TREE.  Returns make's status, or 77 where the server's test
+# framework is missing (make says that it skipped them).  (make exports
+# its command line's variables to the tests: UUIDV7_SQL_EDITION_DIR=...)
+tap_installcheck() {
+	local tree=$1 log=$2 tests=$3 rc=0
+	shift 3
+	mkdir -p "$tree/tmp"
+	chown -R "$PG_OS_USER" "$tree"
+	as_pg_user env -u HARNESS_TIMER -u HARNESS_OPTIONS TMPDIR="$tree/tmp" make -C "$tree" -s installcheck \
+		REGRESS= ISOLATION= PROVE_TESTS="$tests" "$@" >"$log" 2>&1 || rc=$?
+	! grep -q '^TAP tests (test/t) skipped' "$log" || return 77
+	return $rc
 }
 
 # debian_mirror: the Debian mirror this machine's own apt configuration
