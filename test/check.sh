@@ -189,6 +189,15 @@ run_once() {
 # jobs wait on the network, clusters and clients a good part of the time
 jobs=${CHECK_JOBS:-2}
 echo "TIME once builds $(($(date +%s) - started))" >>"$results/once.log"
+# the roots of the majors the machine lacks, made ahead, one after the
+# other, beside the jobs: debootstrap and apt wait on the network most of
+# the time, which the jobs' tests use; a job that wants its root first waits
+# for it (debian_root's lock), or makes it itself if the maker has not come
+# to it yet
+for major in $MAJORS; do
+	[ -z "$(pg_root_suite "$major")" ] || pg_root_packaged "$major" >/dev/null || true
+done >"$results/roots.txt" 2>&1 &
+roots_ahead=$!
 echo "== running the suite on PostgreSQL $MAJORS"
 queue=("${majors[@]}")
 at=${#queue[@]}
@@ -249,10 +258,13 @@ while [ ${#queue[@]} -gt 0 ]; do
 	queue=("${queue[@]:0:next}" "${queue[@]:next+1}")
 done
 while [ ${#running[@]} -gt 0 ]; do wait_one; done
+wait "$roots_ahead" || true
 for major in $MAJORS; do
 	echo "== PostgreSQL $major log"
 	cat "$results/$major.log"
 done
+echo "== the roots made ahead"
+cat "$results/roots.txt"
 echo "== the checks run once"
 cat "$results/once-others.txt" "$results/once-valgrind.txt"
 

@@ -478,11 +478,16 @@ debian_root_make() {
 
 # pg_root MAJOR: the cached root that runs MAJOR's server (see debian_root)
 pg_root() {
-	local suite root
+	local root
+	root=$(pg_root_packaged "$1") && root_isolation_tester "$1" "$root" && echo "$root"
+}
+# pg_root_packaged MAJOR: the root with its packages, but not yet what is
+# built in it (check.sh makes these ahead, as they mostly wait on the network)
+pg_root_packaged() {
+	local suite
 	suite=$(pg_root_suite "$1")
 	# shellcheck disable=SC2046
-	root=$(debian_root "$suite-$1" "$suite" "$(pg_root_extra_suites "$1" | xargs)" $(pg_root_packages "$1")) &&
-		root_isolation_tester "$1" "$root" && echo "$root"
+	debian_root "$suite-$1" "$suite" "$(pg_root_extra_suites "$1" | xargs)" $(pg_root_packages "$1")
 }
 
 # root_isolation_tester MAJOR ROOT: the isolation tester of MAJOR in ROOT,
