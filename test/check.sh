@@ -7,7 +7,8 @@
 # cached outside the checkout (test/lib.sh pg_root: 13 from bullseye, 17
 # from trixie, 18 from sid, 19's release candidate from experimental), where
 # uuidv7 is built and the suite runs.  Each major is a job, two at a time
-# (CHECK_JOBS): its root made or found in the cache, uuidv7 built for it with
+# (CHECK_JOBS): its root found in the cache or made (the roots are made
+# ahead, beside the first jobs), uuidv7 built for it with
 # warnings as errors, then the whole suite run on it
 # (test/suite.sh: the pg_regress suites and isolation specs, the TAP
 # tests of test/t, every test/shell script that applies), 006_pgupgrade
