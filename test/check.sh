@@ -51,12 +51,20 @@ ensure_build_deps
 # (the machine's newest server: the one the checks run once use)
 machine_pg_config=$PG_CONFIG
 
-# build_in_root MAJOR PG_CONFIG DIR: uuidv7 built and installed in MAJOR's
-# root for the server of PG_CONFIG there
+# build_in_root MAJOR PG_CONFIG DIR [MAKE_ARGS...]: uuidv7 built and
+# installed in MAJOR's root for the server of PG_CONFIG there
 build_in_root() {
-	mkdir "$3"
-	PG_CONFIG=$2 in_root "$1" bash -c '. test/lib.sh && find_pg_config && build_copy_and_install "$1"' sh "$3"
+	local major=$1 config=$2 dir=$3
+	shift 3
+	mkdir "$dir"
+	PG_CONFIG=$config in_root "$major" bash -c '. test/lib.sh && find_pg_config && build_copy_and_install "$@"' sh "$dir" "$@"
 }
+
+# (the builds for the servers 006_pgupgrade upgrades from, and the machine's
+# 13, have no JIT bitcode: no test JIT-compiles against them, and clang's
+# pass is half the time of a build here; the major's own build and its
+# package have it)
+no_bitcode=with_llvm=no
 
 # machine_build DIR: uuidv7 built into DIR and installed for the server of
 # PG_CONFIG on the machine, once in a run: the machine's 13 serves both the
@@ -66,7 +74,7 @@ machine_build() {
 	local lock rc=0
 	exec {lock}>"$1.lock"
 	flock "$lock"
-	[ -f "$1/.installed" ] || { mkdir -p "$1" && build_copy_and_install "$1" && touch "$1/.installed"; } || rc=$?
+	[ -f "$1/.installed" ] || { mkdir -p "$1" && build_copy_and_install "$1" $no_bitcode && touch "$1/.installed"; } || rc=$?
 	exec {lock}>&-
 	return $rc
 }
@@ -91,7 +99,7 @@ prepare() {
 		else
 			upgrade_from[$major]=/usr/lib/postgresql/$previous/bin/pg_config
 		fi
-		build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from"
+		build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from" $no_bitcode
 		# what bullseye's 13 cannot run runs on the machine, against 13 built
 		# from Debian's source for it (as for 15's pg_upgrade): the drivers'
 		# and migration tools' checks (no psycopg 3, Alembic 1.4, node 12)
