@@ -28,12 +28,12 @@ sub generate_at_once
 		psql_start($node, $db, "INSERT INTO ids SELECT uuidv7_generate(), $_, g, 'session'
 			FROM generate_series(1, $per_session) g")
 	} 1 .. $sessions;
-	# meanwhile, short-lived backends: each a fresh fork of the postmaster
-	for my $b (1 .. $backends)
-	{
-		$node->safe_psql($db, "INSERT INTO ids SELECT uuidv7_generate(), 1000 + $b, g, 'backend'
-			FROM generate_series(1, 100) g");
-	}
+	# meanwhile, short-lived backends: each a fresh fork of the postmaster,
+	# one after the other (psql's \c opens a new connection, then closes
+	# the one before)
+	$node->safe_psql($db, join '', map {
+		"\\c\nINSERT INTO ids SELECT uuidv7_generate(), 1000 + $_, g, 'backend' FROM generate_series(1, 100) g;\n"
+	} 1 .. $backends);
 	psql_finish($_) for @running;
 
 	# parallel workers: forced parallel plans generate in several processes
