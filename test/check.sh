@@ -191,11 +191,12 @@ run_once() {
 }
 
 # CHECK_JOBS jobs at a time (default 2), the next one started as soon as
-# one ends: each major's preparation and suite, and the checks that run
-# once in two jobs, valgrind's (the longest) and the others', each started
-# once the machine's own 15, which they install into, is done with
-# (valgrind's as soon as that is likely); the machine has two cores, and the
-# jobs wait on the network, clusters and clients a good part of the time
+# one ends: each major's preparation and suite, then the checks that run
+# once in two jobs, the others' and valgrind's, last as they are the
+# shortest and each keeps one core busy (no job installs into a server
+# another uses: valgrind's into a copy of the machine's 15); the machine has
+# two cores, and the jobs wait on the network, clusters and clients a part
+# of the time
 jobs=${CHECK_JOBS:-2}
 echo "TIME once builds $(($(date +%s) - started))" >>"$results/once.log"
 # the roots of the majors the machine lacks, made ahead, one after the
@@ -210,14 +211,13 @@ for major in $MAJORS; do
 done >"$results/roots.txt" 2>&1 &
 roots_ahead=$!
 echo "== running the suite on PostgreSQL $MAJORS"
-queue=("${majors[@]}")
-at=${#queue[@]}
-for i in "${!queue[@]}"; do [ "${queue[$i]}" != 15 ] || at=$((i + 2)); done
-[ "$at" -le ${#queue[@]} ] || at=${#queue[@]}
-queue=("${queue[@]:0:at}" valgrind "${queue[@]:at}" once)
+queue=("${majors[@]}" once valgrind)
 # the jobs running, by process id; wait_one waits for one of them to end
-# (polled: bash's wait -n can lose a job that ends as another does)
+# (polled: bash's wait -n can lose a job that ends as another does; the
+# pause is read's timeout on a pipe nobody writes to, not a sleep process
+# five times a second)
 declare -A running=()
+exec {pause}<> <(:)
 wait_one() {
 	local pid
 	while :; do
@@ -228,45 +228,21 @@ wait_one() {
 				return
 			fi
 		done
-		sleep 0.2
+		read -r -t 0.2 -u "$pause" || true
 	done
-}
-# startable ITEM: a major always; valgrind's and the others' checks once
-# the machine's 15 is done with
-pid15=
-startable() {
-	case $1 in
-		valgrind | once) [ -z "$pid15" ] || [ -z "${running[$pid15]:-}" ] ;;
-		*) true ;;
-	esac
 }
 start() {
 	case $1 in
 		valgrind) run_once "$results/once-valgrind.txt" valgrind.sh & ;;
 		once) run_once "$results/once-others.txt" fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh embedded.sh & ;;
-		*)
-			run_major "$1" &
-			[ "$1" != 15 ] || pid15=$!
-			;;
+		*) run_major "$1" & ;;
 	esac
 	running[$!]=$1
 }
-# the first item of the queue that may start, as soon as a slot is free
-while [ ${#queue[@]} -gt 0 ]; do
+# the queue in its order, each as soon as a slot is free
+for item in "${queue[@]}"; do
 	while [ ${#running[@]} -ge "$jobs" ]; do wait_one; done
-	next=
-	for i in "${!queue[@]}"; do
-		if startable "${queue[$i]}"; then
-			next=$i
-			break
-		fi
-	done
-	if [ -z "$next" ]; then
-		wait_one
-		continue
-	fi
-	start "${queue[$next]}"
-	queue=("${queue[@]:0:next}" "${queue[@]:next+1}")
+	start "$item"
 done
 while [ ${#running[@]} -gt 0 ]; do wait_one; done
 wait "$roots_ahead" || true

@@ -27,10 +27,14 @@ supp=$(ls "$work"/postgresql-*/src/tools/valgrind.supp)
 cp "$supp" "$work/valgrind.supp"
 chmod 644 "$work/valgrind.supp"
 
-# the extension built from this tree and installed (the run does not rely
-# on what a suite left installed)
+# the extension built from this tree and installed into a copy of the
+# server (test/lib.sh server_copy): the run relies on nothing a suite left
+# installed, and installs nothing under a suite that runs beside it
+copy=$(server_copy "$work/server")
 mkdir "$work/ext"
-build_copy_and_install "$work/ext" >/dev/null
+build_copy_and_install "$work/ext" DESTDIR="$work/server" >/dev/null
+PG_CONFIG=$copy
+find_pg_config
 
 cluster_init uuidv7-valgrind
 mkdir -p "$work/logs" && chmod 777 "$work/logs"
@@ -48,7 +52,7 @@ suites=${VALGRIND_SUITES:-$(sed -n 's/^REGRESS = //p' "$TOP/Makefile" | tr ' ' '
 [ "$suites" = all ] && suites=$(sed -n 's/^REGRESS = //p' "$TOP/Makefile")
 echo "== suites under valgrind: $suites"
 status=0
-make -C "$work/ext" -s installcheck REGRESS="$suites" ISOLATION= TAP_TESTS= || { status=1; head -60 "$work/ext/regression.diffs" || true; }
+make -C "$work/ext" -s installcheck PG_CONFIG="$PG_CONFIG" REGRESS="$suites" ISOLATION= TAP_TESTS= || { status=1; head -60 "$work/ext/regression.diffs" || true; }
 as_pg_user "$PG_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" -m fast -w stop >/dev/null || true
 
 # errors valgrind saw, and those with uuidv7.so in their stack: a report is a
