@@ -278,6 +278,24 @@ SELECT * FROM uuidv7_drop_partitions('"Sales Data"."Order Items_p2025_02"', '203
 \echo :LAST_ERROR_SQLSTATE
 DROP TABLE open_ended;
 
+-- upkeep leaves the caller's transaction as it found it: the lock_timeout
+-- of its short tries for locks (20 ms) is not the caller's after the call,
+-- in the same transaction, whether the caller set one or left the default
+SET lock_timeout = 0;
+CREATE TABLE upkeep_tx (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+BEGIN;
+SET LOCAL lock_timeout = '5s';
+SELECT count(*) AS created FROM uuidv7_create_partitions('upkeep_tx', '2025-01-01', '2025-03-01', '1 month', 'UTC');
+SHOW lock_timeout;
+SELECT count(*) AS dropped FROM uuidv7_drop_partitions('upkeep_tx', '2025-02-01');
+SHOW lock_timeout;
+COMMIT;
+BEGIN;
+SELECT count(*) AS created FROM uuidv7_create_partitions('upkeep_tx', '2025-03-01', '2025-04-01', '1 month', 'UTC');
+SHOW lock_timeout;
+COMMIT;
+DROP TABLE upkeep_tx;
+
 -- parents that cannot hold UUIDv7 range partitions
 CREATE TABLE plain (id uuid);
 CREATE TABLE by_list (id uuid) PARTITION BY LIST (id);
