@@ -79,7 +79,8 @@ mkdir "$work/tree"
 tree_copy "$work/tree"
 rc=0
 tap_installcheck "$work/tree" "$work/tap.log" test/t/009_sql_edition.pl PROVE_FLAGS='--norc -v' \
-	PG_CONFIG="$C_PG_CONFIG" UUIDV7_SQL_EDITION_PG_CONFIG="$PG_CONFIG" UUIDV7_SQL_EDITION_DIR="$edition" || rc=$?
+	PG_CONFIG="$C_PG_CONFIG" UUIDV7_SQL_EDITION_PG_CONFIG="$PG_CONFIG" UUIDV7_SQL_EDITION_DIR="$edition" \
+	UUIDV7_SQL_EDITION_TLE="$([ -n "$tle_stage" ] && echo 1 || echo 0)" || rc=$?
 grep -E '^(not )?ok |^# |^test/t/|^Result: |^TAP tests' "$work/tap.log" | grep -v '^# Looks like' || true
 if [ $rc -eq 77 ]; then
 	# (a framework missing is a failure in the whole suite, which installs it)

@@ -4,7 +4,8 @@
 # a copy of the server the tests run on that holds the SQL edition as files
 # and no file of the C edition, with pg_tle where it was built for it, and
 # the assembled edition in UUIDV7_SQL_EDITION_DIR (test/shell/sql_edition.sh
-# makes both and runs this test; without them it is skipped).
+# makes both and runs this test, with UUIDV7_SQL_EDITION_TLE=1 where it
+# staged pg_tle; without them it is skipped).
 #
 #   - as files: the pg_regress suites and isolation specs both editions
 #     share (make installcheck-sql-edition), run by a role without
@@ -48,6 +49,10 @@ my @libraries = glob("$pkglibdir/uuidv7*");
 is("@libraries", '', 'the server of the SQL edition holds no library of uuidv7');
 ok(-f "$sharedir/extension/uuidv7.control", 'the SQL edition is installed on it as files');
 my $with_tle = -f "$pkglibdir/pg_tle.so";
+# (where test/shell/sql_edition.sh staged pg_tle, UUIDV7_SQL_EDITION_TLE=1, a
+# pg_tle missing fails the test rather than skipping its half)
+ok($with_tle, 'pg_tle is installed on the server of the SQL edition')
+  if ($ENV{UUIDV7_SQL_EDITION_TLE} // '') eq '1';
 
 my $sqled = uuidv7_node_at('sqled', pg_config_value($sqled_pg_config, 'bindir'),
 	$with_tle ? "shared_preload_libraries = 'pg_tle'" : ());
