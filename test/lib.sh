@@ -3,6 +3,7 @@
 #
 #   ensure_packages pkg...      install the Debian packages missing
 #   ensure_build_deps [pkg...]  install what building needs, plus extra Debian packages
+#   ensure_locale name          generate a locale the system lacks
 #   build_and_install           make (warnings are errors) and make install
 #   tree_copy dir               the tree's files, committed or not, copied into dir
 #   build_copy_and_install dir [make args...]
@@ -95,6 +96,16 @@ build_and_install() {
 	make -C "$TOP" -s clean
 	make -C "$TOP" -s WERROR=1
 	as_root make -C "$TOP" -s install
+}
+
+# ensure_locale NAME: the locale NAME (such as en_US.UTF-8) generated where
+# the system lacks it (the Debian roots make theirs; a machine may have
+# only C and C.UTF-8)
+ensure_locale() {
+	local name=$1 lang=${1%%.*} charmap=${1#*.}
+	locale -a 2>/dev/null | grep -qix "$lang.${charmap//-/}" && return 0
+	ensure_packages locales
+	as_root localedef -i "$lang" -c -f "$charmap" -A /usr/share/locale/locale.alias "$name"
 }
 
 # tree_copy DIR: the files of the tree that git tracks or would track (the
@@ -684,21 +695,21 @@ regress_database() {
 # both editions share (REGRESS_SQL_EDITION, or TESTS), then the isolation
 # specs (not with TESTS), run by ROLE in DATABASE, where the extension
 # exists, on the cluster of PGHOST, with the pg_regress of PG_CONFIG; the
-# differences printed if any
+# differences printed if any.  Fails where make fails (a test that failed,
+# or a program missing that no test reports) or no test ran.
 sql_edition_regress() {
-	local rc=0 diffs
+	local rc=0 diffs log=$3/make.log
 	mkdir -p "$3/build"
 	PGUSER=$1 make -s -C "$3/build" -f "$TOP/Makefile" VPATH="$TOP" installcheck-sql-edition \
 		${4:+REGRESS_SQL_EDITION="$4" ISOLATION=} \
 		REGRESS_OPTS="--inputdir=$TOP --outputdir=$3 --use-existing --dbname=$2" \
-		ISOLATION_OPTS="--inputdir=$TOP --outputdir=$3/isolation --use-existing --dbname=$2" 2>&1 |
-		grep -E '^(test |ok |not ok |# |=+| [0-9A-Za-z])' || true
+		ISOLATION_OPTS="--inputdir=$TOP --outputdir=$3/isolation --use-existing --dbname=$2" >"$log" 2>&1 || rc=$?
+	grep -E '^(test |ok |not ok |# |=+| [0-9A-Za-z])' "$log" || true
 	for diffs in "$3/regression.diffs" "$3/isolation/regression.diffs"; do
-		if [ -f "$diffs" ]; then
-			head -n 200 "$diffs"
-			rc=1
-		fi
+		[ ! -f "$diffs" ] || head -n 200 "$diffs"
 	done
+	[ $rc -eq 0 ] || { echo "make installcheck-sql-edition failed:"; tail -n 20 "$log"; }
+	grep -qE '^(test |ok |not ok )' "$log" || { echo "make installcheck-sql-edition ran no test"; rc=1; }
 	return $rc
 }
 

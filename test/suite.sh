@@ -59,6 +59,7 @@ if [ -n "${OTHER_SETTINGS:-}" ] && named regress; then
 	echo "== PostgreSQL $PG_MAJOR: pg_regress suites under other settings"
 	jit=off
 	[ -f "$("$PG_CONFIG" --pkglibdir)/llvmjit.so" ] && jit=on
+	ensure_locale en_US.UTF-8
 	INITDB_OPTS="--locale=en_US.UTF-8 --encoding=UTF8" cluster_start "uuidv7-pg$PG_MAJOR-other" \
 		"TimeZone = 'America/Sao_Paulo'" "DateStyle = 'SQL, DMY'" "IntervalStyle = 'sql_standard'" \
 		"extra_float_digits = 3" "client_min_messages = warning" \
