@@ -38,10 +38,12 @@ result() { # result CHECK EXIT_CODE
 }
 
 # regress CHECK: the pg_regress suites and the isolation specs on the
-# running cluster, a result for each test by name and one for them all
+# running cluster, a result for each test by name and one for them all (the
+# specs run apart, so that a failed suite does not keep them from running)
 regress() {
 	local check=$1 rc=0
-	make -C "$EXT_DIR" -s installcheck TAP_TESTS= 2>&1 | tee "$EXT_DIR/installcheck.log" || rc=$?
+	make -C "$EXT_DIR" -s installcheck TAP_TESTS= ISOLATION= 2>&1 | tee "$EXT_DIR/installcheck.log" || rc=$?
+	make -C "$EXT_DIR" -s installcheck TAP_TESTS= REGRESS= 2>&1 | tee -a "$EXT_DIR/installcheck.log" || rc=$?
 	[ $rc -eq 0 ] || cat "$EXT_DIR/regression.diffs" "$EXT_DIR/output_iso/regression.diffs" 2>/dev/null | head -300 || true
 	# each test by name: "test x ... ok" before PostgreSQL 16, "ok 1 - x" after
 	sed -nE 's/^test ([a-z_0-9]+) +\.\.\. +(ok|FAILED).*/\1 \2/p; s/^(not ok|ok) +[0-9]+ +- +([a-z_0-9]+) .*/\2 \1/p' \
