@@ -191,12 +191,13 @@ run_once() {
 }
 
 # CHECK_JOBS jobs at a time (default 2), the next one started as soon as
-# one ends: each major's preparation and suite, then the checks that run
-# once in two jobs, the others' and valgrind's, last as they are the
-# shortest and each keeps one core busy (no job installs into a server
-# another uses: valgrind's into a copy of the machine's 15); the machine has
-# two cores, and the jobs wait on the network, clusters and clients a part
-# of the time
+# one ends: each major's preparation and suite, and the checks that run
+# once in two jobs: valgrind's (one core for 7 minutes) after the first two
+# majors, so that it does not run alone at the end (queued last, it ran
+# its last 5 minutes alone); the others' last (no job installs into a server
+# another uses: valgrind's into a copy of the machine's 15); the machine
+# has two cores, and the jobs wait on the network, clusters and clients a
+# part of the time
 jobs=${CHECK_JOBS:-2}
 echo "TIME once builds $(($(date +%s) - started))" >>"$results/once.log"
 # the roots of the majors the machine lacks, made ahead, one after the
@@ -211,7 +212,7 @@ for major in $MAJORS; do
 done >"$results/roots.txt" 2>&1 &
 roots_ahead=$!
 echo "== running the suite on PostgreSQL $MAJORS"
-queue=("${majors[@]}" once valgrind)
+queue=("${majors[@]:0:2}" valgrind "${majors[@]:2}" once)
 # the jobs running, by process id; wait_one waits for one of them to end
 # (polled: bash's wait -n can lose a job that ends as another does; the
 # pause is read's timeout on a pipe nobody writes to, not a sleep process
