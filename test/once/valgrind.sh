@@ -38,8 +38,11 @@ find_pg_config
 
 cluster_init uuidv7-valgrind
 mkdir -p "$work/logs" && chmod 777 "$work/logs"
-# the postmaster under valgrind, children traced: every backend is checked
+# the postmaster under valgrind, children traced: every backend is checked;
+# source files by their full paths (uuidv7.so has debug information, so its
+# frames name its source files, not the library)
 as_pg_user valgrind --quiet --trace-children=yes --track-origins="${VALGRIND_TRACK_ORIGINS:-no}" --read-var-info=no \
+	--fullpath-after= \
 	--leak-check=no --num-callers=30 --suppressions="$work/valgrind.supp" \
 	--log-file="$work/logs/%p.log" \
 	"$PG_BINDIR/postgres" -D "$CLUSTER_DIR/data" >"$CLUSTER_DIR/server.log" 2>&1 &
@@ -55,8 +58,10 @@ status=0
 make -C "$work/ext" -s installcheck PG_CONFIG="$PG_CONFIG" REGRESS="$suites" ISOLATION= TAP_TESTS= || { status=1; head -60 "$work/ext/regression.diffs" || true; }
 as_pg_user "$PG_BINDIR/pg_ctl" -D "$CLUSTER_DIR/data" -m fast -w stop >/dev/null || true
 
-# errors valgrind saw, and those with uuidv7.so in their stack: a report is a
-# block of lines between blank "==pid== " lines
+# errors valgrind saw, and those with uuidv7 in their stack (a frame in one
+# of its source files, or in uuidv7.so where a frame has no source line): a
+# report is a block of lines between blank "==pid== " lines
+ours_pattern="uuidv7\\.so|$work/ext/src/"
 report_blocks() {
 	awk '/^==[0-9]+== $/ {if (block != "") print block; block = ""; next}
 		/^==[0-9]+== / {block = block $0 "\\n"}
@@ -64,15 +69,15 @@ report_blocks() {
 }
 errors=$(report_blocks | grep -c 'Invalid\|uninitialised\|Conditional jump\|Syscall param\|Mismatched\|overlap' || true)
 ours=$(report_blocks | grep 'Invalid\|uninitialised\|Conditional jump\|Syscall param\|Mismatched\|overlap' |
-	grep -c 'uuidv7\.so' || true)
-echo "valgrind: $errors errors in all, $ours in stacks through uuidv7.so ($(ls "$work"/logs | wc -l) processes checked)"
+	grep -cE "$ours_pattern" || true)
+echo "valgrind: $errors errors in all, $ours in stacks through uuidv7 ($(ls "$work"/logs | wc -l) processes checked)"
 if [ "$errors" -gt 0 ]; then
 	echo "the others, by kind and the first function of their stack:"
 	report_blocks | grep 'Invalid\|uninitialised\|Conditional jump\|Syscall param\|Mismatched\|overlap' |
 		sed -E 's/^==[0-9]+== ([^\\]*)\\n==[0-9]+== +at 0x[0-9A-F]+: ([^ ]+).*/  \1 in \2/' | sort | uniq -c
 fi
 if [ "$ours" -gt 0 ]; then
-	report_blocks | grep 'uuidv7\.so' | head -5 | sed 's/\\n/\n/g'
+	report_blocks | grep -E "$ours_pattern" | head -5 | sed 's/\\n/\n/g'
 	echo "(VALGRIND_TRACK_ORIGINS=yes says where uninitialised values come from)"
 
 	status=1
