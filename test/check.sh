@@ -60,9 +60,10 @@ build_in_root() {
 	PG_CONFIG=$config in_root "$major" bash -c '. test/lib.sh && find_pg_config && build_copy_and_install "$@"' sh "$dir" "$@"
 }
 
-# (the builds for the servers 006_pgupgrade upgrades from, and the machine's
-# 13, have no JIT bitcode: no test JIT-compiles against them, and clang's
-# pass is half the time of a build here; the major's own build and its
+# (the builds for the servers 006_pgupgrade upgrades from have no JIT
+# bitcode: no test JIT-compiles against them, and clang's pass is half the
+# time of a build here; that changes the builds for Debian's servers, as
+# pg_server builds its own without LLVM; the major's own build and its
 # package have it)
 no_bitcode=with_llvm=no
 
@@ -74,7 +75,7 @@ machine_build() {
 	local lock rc=0
 	exec {lock}>"$1.lock"
 	flock "$lock"
-	[ -f "$1/.installed" ] || { mkdir -p "$1" && build_copy_and_install "$1" $no_bitcode && touch "$1/.installed"; } || rc=$?
+	[ -f "$1/.installed" ] || { mkdir -p "$1" && build_copy_and_install "$1" && touch "$1/.installed"; } || rc=$?
 	exec {lock}>&-
 	return $rc
 }
@@ -99,7 +100,12 @@ prepare() {
 		else
 			upgrade_from[$major]=/usr/lib/postgresql/$previous/bin/pg_config
 		fi
-		build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from" $no_bitcode
+		# (13 upgrades from itself: that build is installed over the major's own)
+		if [ "${upgrade_from[$major]}" = "${pg_config[$major]}" ]; then
+			build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from"
+		else
+			build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from" $no_bitcode
+		fi
 		# what bullseye's 13 cannot run runs on the machine, against 13 built
 		# from Debian's source for it (as for 15's pg_upgrade): the drivers'
 		# and migration tools' checks (no psycopg 3, Alembic 1.4, node 12)
@@ -258,8 +264,8 @@ cat "$results/once-others.txt" "$results/once-valgrind.txt"
 
 echo
 echo "== results"
-# (a run where no check reported, such as one whose only major failed to
-# prepare, still prints its counts)
+# (a run where no check reported, such as a suite that died before its
+# first result, still prints its counts)
 { grep -h '^RESULT ' "$results"/*.log || true; } | sort -k2,2 -k3,3 | awk '{ printf "%-6s %-30s %s\n", $2, $3, $4 }'
 # (a major's "regress" and "regress_settings" lines sum up their per-test
 # lines: counted only when they failed)

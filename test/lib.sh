@@ -670,7 +670,7 @@ server_copy() {
 	sharedir=$("$PG_CONFIG" --sharedir)
 	pkglibdir=$("$PG_CONFIG" --pkglibdir)
 	mkdir -p "$dir"
-	(cd / && cp -a --parents "${bindir#/}" "${sharedir#/}" "${pkglibdir#/}" "$dir/")
+	(cd / && cp -a --parents "${bindir#/}" "${sharedir#/}" "${pkglibdir#/}" "$dir/") || return 1
 	# (a server that finds its files by absolute path, as Debian's 13 does,
 	# would have the copy's installs land in the server itself)
 	if [ "$("$dir$bindir/pg_config" --sharedir)" != "$dir$sharedir" ]; then

@@ -42,9 +42,10 @@ tree_copy "$work/uuidv7"
 # its own), with its tests in a root, where nothing tests the package after
 # (-d: the build dependencies are there, postgresql-all's pull of every
 # supported major's headers is not needed)
-[ -n "${UUIDV7_IN_ROOT:-}" ] || export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:+$DEB_BUILD_OPTIONS }nocheck"
+build_options=${DEB_BUILD_OPTIONS:-}
+[ -n "${UUIDV7_IN_ROOT:-}" ] || build_options="${build_options:+$build_options }nocheck"
 (cd "$work/uuidv7" && pg_buildext updatecontrol >/dev/null &&
-	dpkg-buildpackage -us -uc -b -d >"$work/build.log" 2>&1) ||
+	DEB_BUILD_OPTIONS=$build_options dpkg-buildpackage -us -uc -b -d >"$work/build.log" 2>&1) ||
 	{ tail -n 60 "$work/build.log"; exit 1; }
 grep -E '^ *All [0-9]+ tests passed|^# All [0-9]+ tests passed|dpkg-deb: building' "$work/build.log"
 for deb in "$work"/postgresql-*-uuidv7_*.deb; do
