@@ -1,44 +1,132 @@
 #!/usr/bin/env bash
-# test/check.sh: the whole test suite, from a fresh machine.
+# test/check.sh [--full]: the test suite, from a fresh machine, in one of two
+# tiers (CONTRIBUTING.md says what each covers and how long it takes).
 #
-# On every PostgreSQL major of MAJORS (13 15 17 18 19): the machine's own
-# server where it has one (15 on Debian bookworm), otherwise Debian's own
-# packages of it in a minimal root of the suite that ships it, made once and
-# cached outside the checkout (test/lib.sh pg_root: 13 from bullseye, 17
-# from trixie, 18 from sid, 19's release candidate from experimental), where
-# uuidv7 is built and the suite runs.  Each major is a job, two at a time
-# (CHECK_JOBS): its root found in the cache or made (the roots are made
-# ahead, beside the first jobs), uuidv7 built for it with
-# warnings as errors, then the whole suite run on it
-# (test/suite.sh: the pg_regress suites and isolation specs, the TAP
-# tests of test/t, every test/shell script that applies), 006_pgupgrade
-# upgrading from the major before (13 from itself; the servers no suite
-# ships for it are built from Debian's source: test/lib.sh pg_root_previous
-# says which and why).  The pg_regress suites run once more on the newest
-# major in a cluster set unlike their own (other locale, time zone, no
-# parallelism, JIT on).  Once, beside the last majors: the base32 parser is
-# fuzzed (test/once/fuzz/run.sh, FUZZ_SECONDS), every source compiles against the
-# headers of 13, 15, 17, 18 and 19 (test/once/compile-versions.sh), the layout
-# is pgindent's (test/once/pgindent.sh), and the suites run again with the
-# extension under sanitizers (test/once/sanitize.sh, on a 15 built from source
-# with AddressSanitizer, which Debian does not ship) and the server under
-# valgrind (test/once/valgrind.sh), and the SQL edition's suites run on
-# PostgreSQL 14 and 16 from npm's embedded-postgres packages
-# (test/once/embedded.sh).
+# The default tier (what CI runs, the README's test command) builds no
+# PostgreSQL server from source:
+#   - on the machine's own major (15 on Debian bookworm), every check:
+#     the pg_regress suites and isolation specs, the TAP tests of test/t
+#     (006_pgupgrade upgrading from the same server) and every test/shell
+#     script (Citus 13.2, pg_cron, pg_partman, the drivers, the migration
+#     tools, the Debian package, the SQL edition through pg_tle, ...);
+#   - on the other majors of MAJORS (13 17 18 19), Debian's own packages of
+#     each in a minimal root of the suite that ships it, made once and
+#     cached outside the checkout (test/lib.sh pg_root: 13 from bullseye,
+#     17 from trixie, 18 from sid, 19's release candidate from
+#     experimental): uuidv7 built with warnings as errors, the pg_regress
+#     suites, the isolation specs and the docs' examples; every TAP file on
+#     the oldest and the newest (006_pgupgrade: 13 from itself, 19 from
+#     Debian's 18 beside it); Citus 14 on 18;
+#   - once: the base32 parser fuzzed (test/once/fuzz/run.sh, FUZZ_SECONDS),
+#     every source compiled against the headers of 13, 15, 17, 18 and 19
+#     (compile-versions.sh), the layout pgindent's (pgindent.sh), the
+#     pg_regress suites that reach uuidv7's C under valgrind (valgrind.sh),
+#     the SQL edition on 14 and 16 from npm's embedded-postgres packages
+#     (embedded.sh).
+# The full tier (--full, or UUIDV7_TIER=full), run before every release:
+# every check on every major of MAJORS, 006_pgupgrade upgrading from the
+# major before (the servers no suite ships for it built from Debian's
+# source: test/lib.sh pg_root_previous says which and why), pg_tle and the
+# Debian package in every root, the drivers', migration tools' and SQL
+# edition's checks of 13 on the machine against 13 built from source, and
+# once, beside the above, the suites with the extension under sanitizers
+# (sanitize.sh, on a 15 built from source with AddressSanitizer) and
+# valgrind over every suite but four whose millions of rows would take an
+# hour (VALGRIND_SUITES).
+#
+# In both, each major is a job, two at a time (CHECK_JOBS), the roots made
+# ahead beside the first jobs; the pg_regress suites run once more on the
+# newest major in a cluster set unlike their own (other locale, time zone,
+# no parallelism, JIT on).
 #
 # CHECKS names the checks to run, of every kind (regress, a test/t file, a
-# test/shell script, a test/once script: MAJORS=13 CHECKS=002_memory runs
-# one TAP test on 13, in its root); by default, all.
+# test/shell script, a test/once script), among those the tier runs:
+# MAJORS=13 CHECKS=002_memory runs one TAP test on 13, in its root; a check
+# the default tier leaves out of a major runs with --full.
 #
 # Prints a table of every check on every major and a closing
-# "N passed, N failed" line; exits non-zero on any failure.
+# "TIER: N passed, N failed, N skipped" line; exits non-zero on any failure,
+# or where CHECKS and MAJORS leave the tier nothing to run.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+TIER=${UUIDV7_TIER:-default}
+for arg in "$@"; do
+	case $arg in
+		--full) TIER=full ;;
+		*)
+			echo "usage: test/check.sh [--full]" >&2
+			exit 2
+			;;
+	esac
+done
+case $TIER in
+	default | full) ;;
+	*)
+		echo "UUIDV7_TIER: default or full, not $TIER" >&2
+		exit 2
+		;;
+esac
 # (MAJORS's words, as words: no pattern expanded)
 read -ra majors <<<"${MAJORS:-13 15 17 18 19}"
 MAJORS="${majors[*]}"
 checks_read || exit 2
+oldest=$(tr ' ' '\n' <<<"$MAJORS" | sort -n | head -n 1)
+newest=$(tr ' ' '\n' <<<"$MAJORS" | sort -n | tail -n 1)
+
+# tier_checks MAJOR: the checks the tier runs on MAJOR (see the top),
+# "all" for every one; the one list of what each tier runs on each major
+tier_checks() {
+	local major=$1 checks="regress docs" t
+	if [ "$TIER" = full ] || [ -z "$(pg_root_suite "$major")" ]; then
+		echo all
+		return
+	fi
+	if [ "$major" = "$oldest" ] || [ "$major" = "$newest" ]; then
+		for t in "$TOP"/test/t/*.pl; do
+			t=$(basename "$t" .pl)
+			[ "$t" = 009_sql_edition ] || checks+=" $t"
+		done
+	fi
+	# (Citus 14, which the machine's 15 does not run)
+	[ "$major" != 18 ] || checks+=" citus"
+	echo "$checks"
+}
+# tier_once: the checks the tier runs once (test/once), valgrind's apart
+tier_once() {
+	if [ "$TIER" = full ]; then
+		echo fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh embedded.sh
+	else
+		echo fuzz/run.sh compile-versions.sh pgindent.sh embedded.sh
+	fi
+}
+# runs CHECK MAJOR: whether this run runs CHECK on MAJOR (the tier's, and
+# CHECKS's where set)
+runs() {
+	local tier
+	tier=$(tier_checks "$2")
+	{ [ "$tier" = all ] || grep -qw -- "$1" <<<"$tier"; } &&
+		{ [ -z "${CHECKS:-}" ] || grep -qw -- "$1" <<<"$CHECKS"; }
+}
+# the majors this run runs a check on, and whether it runs a check once
+# (a CHECKS that leaves the tier nothing to run is a mistake, not a pass)
+active=()
+once=
+for major in "${majors[@]}"; do
+	for check in ${CHECKS:-regress}; do
+		if runs "$check" "$major"; then
+			active+=("$major")
+			break
+		fi
+	done
+done
+for script in $(tier_once) valgrind.sh; do
+	[ -n "${CHECKS:-}" ] && ! grep -qw -- "$(sed -E 's,(/run)?\.sh$,,' <<<"$script")" <<<"$CHECKS" || once=1
+done
+if [ ${#active[@]} -eq 0 ] && [ -z "$once" ]; then
+	echo "CHECKS: the $TIER tier runs none of $CHECKS on PostgreSQL $MAJORS (--full runs every check on every major)" >&2
+	exit 2
+fi
 export CHECKS
 # everything a test needs is installed: a test skipped for want of it fails
 export UUIDV7_STRICT=1
@@ -81,10 +169,10 @@ machine_build() {
 }
 
 # prepare MAJOR: the major's server, and uuidv7 built and installed for it;
-# the server 006_pgupgrade upgrades from, with uuidv7 built for it too; in
-# the major's job, so that one job's root or server build (network, disk)
-# overlaps the other's tests.  Sets pg_config, ext_dir, upgrade_from and
-# on_machine for the major.
+# where the major runs 006_pgupgrade, the server it upgrades from, with
+# uuidv7 built for it too; in the major's job, so that one job's root or
+# server build (network, disk) overlaps the other's tests.  Sets pg_config,
+# ext_dir, upgrade_from and on_machine for the major.
 declare -A pg_config ext_dir upgrade_from on_machine
 prepare() {
 	local major=$1 previous suite release
@@ -92,42 +180,44 @@ prepare() {
 	if [ -n "$(pg_root_suite "$major")" ]; then
 		pg_root "$major" >/dev/null
 		pg_config[$major]=/usr/lib/postgresql/$major/bin/pg_config
+		upgrade_from[$major]=${pg_config[$major]}
 		build_in_root "$major" "${pg_config[$major]}" "${ext_dir[$major]}"
-		read -r previous suite release <<<"$(pg_root_previous "$major")"
-		if [ "$suite" = source ]; then
-			upgrade_from[$major]=$(in_root "$major" bash -c '. test/lib.sh && pg_server "$1" plain "$2" >&2 && echo "$PG_CONFIG"' \
-				sh "$previous" "$release")
-		else
-			upgrade_from[$major]=/usr/lib/postgresql/$previous/bin/pg_config
+		if runs 006_pgupgrade "$major"; then
+			read -r previous suite release <<<"$(pg_root_previous "$major")"
+			if [ "$suite" = source ]; then
+				upgrade_from[$major]=$(in_root "$major" bash -c '. test/lib.sh && pg_server "$1" plain "$2" >&2 && echo "$PG_CONFIG"' \
+					sh "$previous" "$release")
+			else
+				upgrade_from[$major]=/usr/lib/postgresql/$previous/bin/pg_config
+			fi
+			# (13 upgrades from itself, where uuidv7 is built already)
+			[ "${upgrade_from[$major]}" = "${pg_config[$major]}" ] ||
+				build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from" $no_bitcode
 		fi
-		# (13 upgrades from itself: that build is installed over the major's own)
-		if [ "${upgrade_from[$major]}" = "${pg_config[$major]}" ]; then
-			build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from"
-		else
-			build_in_root "$major" "${upgrade_from[$major]}" "$results/ext-$major-from" $no_bitcode
-		fi
-		# what bullseye's 13 cannot run runs on the machine, against 13 built
-		# from Debian's source for it (as for 15's pg_upgrade): the drivers'
-		# and migration tools' checks (no psycopg 3, Alembic 1.4, node 12)
-		# and the SQL edition's (its server copy: Debian's 13 finds its
-		# files by absolute path, not beside its binaries)
-		if [ "$(pg_root_suite "$major")" = bullseye ]; then
+		# in the full tier, what bullseye's 13 cannot run runs on the
+		# machine, against 13 built from Debian's source for it (as for 15's
+		# pg_upgrade): the drivers' and migration tools' checks (no psycopg
+		# 3, Alembic 1.4, node 12) and the SQL edition's (its server copy:
+		# Debian's 13 finds its files by absolute path, not beside its
+		# binaries)
+		if [ "$(pg_root_suite "$major")" = bullseye ] && [ "$TIER" = full ]; then
 			pg_server "$major"
 			on_machine[$major]="$PG_CONFIG clients migration_tools sql_edition"
 			machine_build "$results/ext-machine-$major"
 		fi
 		return
 	fi
-	# the machine's own server upgrades from the major before it in
-	# MAJORS, built from Debian's source for the machine's libraries (no
-	# suite ships one for them: bullseye's 13 needs libssl1.1)
+	# the machine's own server upgrades from itself in the default tier;
+	# in the full tier from the major before it in MAJORS, built from
+	# Debian's source for the machine's libraries (no suite ships one for
+	# them: bullseye's 13 needs libssl1.1)
 	use_pg_major "$major"
 	pg_config[$major]=$PG_CONFIG
 	mkdir "${ext_dir[$major]}"
 	build_copy_and_install "${ext_dir[$major]}"
 	upgrade_from[$major]=$PG_CONFIG
 	previous=$(tr ' ' '\n' <<<"$MAJORS" | awk -v m="$major" '$1 < m' | tail -n 1)
-	if [ -n "$previous" ]; then
+	if [ -n "$previous" ] && [ "$TIER" = full ] && runs 006_pgupgrade "$major"; then
 		pg_server "$previous"
 		machine_build "$results/ext-machine-$previous"
 		upgrade_from[$major]=$PG_CONFIG
@@ -143,10 +233,10 @@ run_major() {
 	[ $((major % 2)) -eq 1 ] && superuser="Regress Admin"
 	[ -z "$(pg_root_suite "$major")" ] || run=(in_root "$major")
 	# the newest major also runs the pg_regress suites under other settings
-	[ "$major" != "$(tr ' ' '\n' <<<"$MAJORS" | sort -n | tail -n 1)" ] || other=1
+	[ "$major" != "$newest" ] || other=1
 	local t0
 	t0=$(date +%s)
-	local machine_config machine_checks check rc
+	local machine_config machine_checks check rc tier
 	echo "== PostgreSQL $major: preparing its server and builds" >"$results/$major.log"
 	# (in a subshell of its own, where a failing command stops it, as
 	# everywhere in these scripts; what it set read back from a file)
@@ -163,11 +253,13 @@ run_major() {
 	fi
 	echo "TIME $major prepare $(($(date +%s) - t0))" >>"$results/$major.log"
 	read -r machine_config machine_checks <<<"${on_machine[$major]:-}"
+	tier=$(tier_checks "$major")
+	[ "$tier" != all ] || tier=
 	PG_CONFIG=${pg_config[$major]} EXT_DIR=${ext_dir[$major]} OLD_PG_CONFIG=${upgrade_from[$major]} \
-		CLUSTER_SUPERUSER=$superuser OTHER_SETTINGS=$other SKIP_CHECKS=$machine_checks \
+		CLUSTER_SUPERUSER=$superuser OTHER_SETTINGS=$other SKIP_CHECKS=$machine_checks TIER_CHECKS=$tier \
 		"${run[@]}" bash "$TOP/test/suite.sh" >>"$results/$major.log" 2>&1 || true
 	for check in $machine_checks; do
-		[ -z "${CHECKS:-}" ] || grep -qw -- "$check" <<<"$CHECKS" || continue
+		runs "$check" "$major" || continue
 		rc=0
 		echo "== PostgreSQL $major: $check, on the machine" >>"$results/$major.log"
 		PG_CONFIG=$machine_config CLUSTER_SUPERUSER=$superuser bash "$TOP/test/shell/$check.sh" >>"$results/$major.log" 2>&1 || rc=$?
@@ -213,12 +305,12 @@ echo "TIME once builds $(($(date +%s) - started))" >>"$results/once.log"
 # once its root was there); a job that wants its root first waits
 # for it (debian_root's lock), or makes it itself if the maker has not come
 # to it yet
-for major in $MAJORS; do
+for major in "${active[@]}"; do
 	[ -z "$(pg_root_suite "$major")" ] || pg_root_packaged "$major" >/dev/null || true
 done >"$results/roots.txt" 2>&1 &
 roots_ahead=$!
-echo "== running the suite on PostgreSQL $MAJORS"
-queue=("${majors[@]:0:2}" valgrind "${majors[@]:2}" once)
+echo "== the $TIER tier, on PostgreSQL ${active[*]}"
+queue=("${active[@]:0:2}" valgrind "${active[@]:2}" once)
 # the jobs running, by process id; wait_one waits for one of them to end
 # (polled: bash's wait -n can lose a job that ends as another does; the
 # pause is read's timeout on a pipe nobody writes to, not a sleep process
@@ -241,7 +333,7 @@ wait_one() {
 start() {
 	case $1 in
 		valgrind) run_once "$results/once-valgrind.txt" valgrind.sh & ;;
-		once) run_once "$results/once-others.txt" fuzz/run.sh compile-versions.sh pgindent.sh sanitize.sh embedded.sh & ;;
+		once) run_once "$results/once-others.txt" $(tier_once) & ;;
 		*) run_major "$1" & ;;
 	esac
 	running[$!]=$1
@@ -253,7 +345,7 @@ for item in "${queue[@]}"; do
 done
 while [ ${#running[@]} -gt 0 ]; do wait_one; done
 wait "$roots_ahead" || true
-for major in $MAJORS; do
+for major in "${active[@]}"; do
 	echo "== PostgreSQL $major log"
 	cat "$results/$major.log"
 done
@@ -273,11 +365,11 @@ passed=$(grep -h '^RESULT .* ok$' "$results"/*.log | grep -vcE ' regress(_settin
 failed=$(grep -h '^RESULT .* FAILED$' "$results"/*.log | wc -l || true)
 skipped=$(grep -h '^RESULT .* skipped$' "$results"/*.log | wc -l || true)
 # a major whose suite did not run to its end counts as failed
-for major in $MAJORS; do
+for major in "${active[@]}"; do
 	grep -q "^SUITE END $major$" "$results/$major.log" || { echo "PostgreSQL $major: the suite did not run to its end"; failed=$((failed + 1)); }
 done
 echo "== the slowest checks, in seconds"
 { grep -h '^TIME ' "$results"/*.log || true; } | sort -k4,4 -n -r | head -n 12 | awk '{ printf "%-6s %-30s %s\n", $2, $3, $4 }'
 echo "== the suite took $((($(date +%s) - started) / 60)) minutes"
-echo "$passed passed, $failed failed, $skipped skipped"
+echo "$TIER: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

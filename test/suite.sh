@@ -11,6 +11,8 @@
 #
 #   OLD_PG_CONFIG   the server 006_pgupgrade upgrades from (default: this one)
 #   SKIP_CHECKS     test/shell scripts not to run (check.sh runs them elsewhere)
+#   TIER_CHECKS     the checks the tier runs on this major (check.sh's
+#                   tier_checks; default: all)
 #   CHECKS          the checks to run, by name: regress (the pg_regress suites
 #                   and isolation specs), test/shell scripts, test/t files
 #                   (regress docs 001_concurrency; default: all; the names
@@ -27,8 +29,12 @@ if [ -z "${EXT_DIR:-}" ]; then
 	build_copy_and_install "$EXT_DIR"
 fi
 
-# named CHECK: whether CHECKS names it (all are, where CHECKS is empty)
-named() { [ -z "${CHECKS:-}" ] || grep -qw -- "$1" <<<"$CHECKS"; }
+# named CHECK: whether the tier runs it here and CHECKS names it (all are,
+# where either is empty)
+named() {
+	{ [ -z "${TIER_CHECKS:-}" ] || grep -qw -- "$1" <<<"$TIER_CHECKS"; } &&
+		{ [ -z "${CHECKS:-}" ] || grep -qw -- "$1" <<<"$CHECKS"; }
+}
 
 status=0
 result() { # result CHECK EXIT_CODE
@@ -89,10 +95,9 @@ tap() {
 	local rc=0 name verdict tests log
 	# (009_sql_edition runs in test/shell/sql_edition.sh, on the server it makes)
 	tests=$(cd "$EXT_DIR" && ls test/t/*.pl | grep -v '/009_sql_edition\.pl$')
-	if [ -n "${CHECKS:-}" ]; then
-		tests=$(for t in $tests; do ! grep -qw "$(basename "$t" .pl)" <<<"$CHECKS" || echo "$t"; done)
-		[ -n "$tests" ] || return 0
-	fi
+	tests=$(for t in $tests; do ! named "$(basename "$t" .pl)" || echo "$t"; done)
+	[ -n "$tests" ] || return 0
+	ensure_build_deps libipc-run-perl libfaketime python3-nacl python3-cryptography libssl-dev
 	# (the log is root's, outside the directory the OS user of clusters owns)
 	log=$(mktemp /tmp/uuidv7-tap.XXXXXX)
 	at_exit "rm -f '$log'"
@@ -127,7 +132,6 @@ tap() {
 }
 
 t0=$(date +%s)
-ensure_build_deps libipc-run-perl libfaketime python3-nacl python3-cryptography libssl-dev
 tap
 echo "TIME $PG_MAJOR tap $(($(date +%s) - t0))"
 
