@@ -75,17 +75,21 @@ oldest=$(tr ' ' '\n' <<<"$MAJORS" | sort -n | head -n 1)
 newest=$(tr ' ' '\n' <<<"$MAJORS" | sort -n | tail -n 1)
 
 # tier_checks MAJOR: the checks the tier runs on MAJOR (see the top),
-# "all" for every one; the one list of what each tier runs on each major
+# "all" for every one; the one list of what each tier runs on each major.
+# The default tier builds no server from source: a major that is neither
+# the machine's nor in a root is refused, and 006_pgupgrade runs only where
+# the server it upgrades from is Debian's (13 from itself, 19 from 18).
 tier_checks() {
-	local major=$1 checks="regress docs" t
+	local major=$1 checks="regress docs" t previous suite
 	if [ "$TIER" = full ] || [ -z "$(pg_root_suite "$major")" ]; then
 		echo all
 		return
 	fi
 	if [ "$major" = "$oldest" ] || [ "$major" = "$newest" ]; then
+		read -r previous suite _ <<<"$(pg_root_previous "$major")"
 		for t in "$TOP"/test/t/*.pl; do
 			t=$(basename "$t" .pl)
-			[ "$t" = 009_sql_edition ] || checks+=" $t"
+			[ "$t" = 009_sql_edition ] || { [ "$t" = 006_pgupgrade ] && [ "$suite" = source ]; } || checks+=" $t"
 		done
 	fi
 	# (Citus 14, which the machine's 15 does not run)
@@ -100,16 +104,40 @@ tier_once() {
 		echo fuzz/run.sh compile-versions.sh pgindent.sh embedded.sh
 	fi
 }
-# runs CHECK MAJOR: whether this run runs CHECK on MAJOR (the tier's, and
-# CHECKS's where set)
+# once_name SCRIPT: the check's name of a test/once script (fuzz/run.sh: fuzz)
+once_name() { sed -E 's,(/run)?\.sh$,,' <<<"$1"; }
+# runs CHECK MAJOR: whether this run runs CHECK, a check of each major (not
+# one of test/once), on MAJOR (the tier's, and CHECKS's where set)
 runs() {
 	local tier
+	[ ! -f "$TOP/test/once/$1.sh" ] && [ ! -f "$TOP/test/once/$1/run.sh" ] || return 1
 	tier=$(tier_checks "$2")
 	{ [ "$tier" = all ] || grep -qw -- "$1" <<<"$tier"; } &&
 		{ [ -z "${CHECKS:-}" ] || grep -qw -- "$1" <<<"$CHECKS"; }
 }
-# the majors this run runs a check on, and whether it runs a check once
-# (a CHECKS that leaves the tier nothing to run is a mistake, not a pass)
+# runs_once CHECK: whether this run runs CHECK of test/once
+runs_once() {
+	local script
+	for script in $(tier_once) valgrind.sh; do
+		if [ "$(once_name "$script")" = "$1" ]; then
+			[ -z "${CHECKS:-}" ] || grep -qw -- "$1" <<<"$CHECKS"
+			return
+		fi
+	done
+	return 1
+}
+# the default tier refuses a major it would have to build from source
+if [ "$TIER" = default ]; then
+	for major in "${majors[@]}"; do
+		if [ -z "$(pg_root_suite "$major")" ] && [ ! -x "/usr/lib/postgresql/$major/bin/pg_config" ]; then
+			echo "MAJORS: PostgreSQL $major is neither this machine's nor one the suite runs from Debian's packages: the default tier builds no server (--full builds it)" >&2
+			exit 2
+		fi
+	done
+fi
+# the majors this run runs a check on, and whether it runs one once; every
+# name of CHECKS must run somewhere (one that the tier runs nowhere among
+# MAJORS is a mistake, not a pass)
 active=()
 once=
 for major in "${majors[@]}"; do
@@ -121,12 +149,16 @@ for major in "${majors[@]}"; do
 	done
 done
 for script in $(tier_once) valgrind.sh; do
-	[ -n "${CHECKS:-}" ] && ! grep -qw -- "$(sed -E 's,(/run)?\.sh$,,' <<<"$script")" <<<"$CHECKS" || once=1
+	! runs_once "$(once_name "$script")" || once=1
 done
-if [ ${#active[@]} -eq 0 ] && [ -z "$once" ]; then
-	echo "CHECKS: the $TIER tier runs none of $CHECKS on PostgreSQL $MAJORS (--full runs every check on every major)" >&2
-	exit 2
-fi
+for check in ${CHECKS:-}; do
+	found=
+	for major in "${majors[@]}"; do ! runs "$check" "$major" || found=1; done
+	runs_once "$check" || [ -n "$found" ] || {
+		echo "CHECKS: the $TIER tier does not run $check on PostgreSQL $MAJORS (--full runs every check on every major)" >&2
+		exit 2
+	}
+done
 export CHECKS
 # everything a test needs is installed: a test skipped for want of it fails
 export UUIDV7_STRICT=1
@@ -200,7 +232,8 @@ prepare() {
 		# 3, Alembic 1.4, node 12) and the SQL edition's (its server copy:
 		# Debian's 13 finds its files by absolute path, not beside its
 		# binaries)
-		if [ "$(pg_root_suite "$major")" = bullseye ] && [ "$TIER" = full ]; then
+		if [ "$(pg_root_suite "$major")" = bullseye ] && [ "$TIER" = full ] &&
+			{ runs clients "$major" || runs migration_tools "$major" || runs sql_edition "$major"; }; then
 			pg_server "$major"
 			on_machine[$major]="$PG_CONFIG clients migration_tools sql_edition"
 			machine_build "$results/ext-machine-$major"

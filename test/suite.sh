@@ -97,7 +97,6 @@ tap() {
 	tests=$(cd "$EXT_DIR" && ls test/t/*.pl | grep -v '/009_sql_edition\.pl$')
 	tests=$(for t in $tests; do ! named "$(basename "$t" .pl)" || echo "$t"; done)
 	[ -n "$tests" ] || return 0
-	ensure_build_deps libipc-run-perl libfaketime python3-nacl python3-cryptography libssl-dev
 	# (the log is root's, outside the directory the OS user of clusters owns)
 	log=$(mktemp /tmp/uuidv7-tap.XXXXXX)
 	at_exit "rm -f '$log'"
@@ -132,6 +131,8 @@ tap() {
 }
 
 t0=$(date +%s)
+# (what the TAP tests need, 009_sql_edition's through test/shell/sql_edition.sh too)
+ensure_build_deps libipc-run-perl libfaketime python3-nacl python3-cryptography libssl-dev
 tap
 echo "TIME $PG_MAJOR tap $(($(date +%s) - t0))"
 
