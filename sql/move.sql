@@ -132,4 +132,75 @@ ROLLBACK;
 DROP OWNED BY regress_move_stranger;
 DROP ROLE regress_move_stranger;
 SELECT count(*) AS rows_still_there FROM moves;
+
+-- the period's table made before a savepoint, the call after it: rolled
+-- back to the savepoint, rows written into the table's file would outlive
+-- the call (duplicates of DEFAULT's in a scan, none through the index);
+-- refused, here and from a PL/pgSQL block whose EXCEPTION clause makes the
+-- savepoint, and nothing changes
+BEGIN;
+CREATE TABLE early (LIKE moves INCLUDING ALL);
+LOCK moves, moves_default, early IN ACCESS EXCLUSIVE MODE;
+SAVEPOINT s;
+SELECT uuidv7_attach_period('moves', 'early', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+\echo :LAST_ERROR_SQLSTATE
+ROLLBACK TO SAVEPOINT s;
+SELECT count(*) AS in_early FROM early;
+SELECT count(*) AS seq, count(*) FILTER (WHERE uuidv7_timestamp(id) >= '2025-03-01') AS march FROM moves_default;
+DO $$
+BEGIN
+	BEGIN
+		PERFORM uuidv7_attach_period('moves', 'early', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+		RAISE EXCEPTION 'after the move';
+	EXCEPTION WHEN others THEN
+		RAISE NOTICE 'caught: %', SQLERRM;
+	END;
+END
+$$;
+SELECT count(*) AS in_early FROM early;
+ROLLBACK;
+SELECT count(*) AS rows_still_there FROM moves;
+-- the period made inside a savepoint, as uuidv7_create_partitions makes it,
+-- then rolled back to it: DEFAULT holds every row, as its scans and its
+-- index both say, and no table is left
+BEGIN;
+SAVEPOINT before_period;
+SELECT partition_name, moved FROM uuidv7_create_partitions('moves', '2025-03-01', '2025-04-01', '1 month', 'UTC');
+ROLLBACK TO SAVEPOINT before_period;
+COMMIT;
+SELECT to_regclass('moves_p2025_03') AS left_behind;
+SELECT count(*) AS seq FROM moves_default;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT count(*) AS by_index FROM moves_default WHERE id >= uuidv7_min('2025-03-01');
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+
+-- a period's table with constraints of its own that rows waiting in
+-- DEFAULT break: NOT NULL, CHECK, UNIQUE; each refused with its SQLSTATE,
+-- as an INSERT would be, and nothing moves
+SET client_min_messages = warning;
+BEGIN;
+CREATE TABLE strict_nn (LIKE moves INCLUDING ALL);
+ALTER TABLE strict_nn ALTER COLUMN note SET NOT NULL;
+UPDATE moves SET note = NULL WHERE n = 171;
+LOCK moves, moves_default, strict_nn IN ACCESS EXCLUSIVE MODE;
+SELECT uuidv7_attach_period('moves', 'strict_nn', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+\echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+BEGIN;
+CREATE TABLE strict_ck (LIKE moves INCLUDING ALL, CONSTRAINT small_n CHECK (n < 150));
+LOCK moves, moves_default, strict_ck IN ACCESS EXCLUSIVE MODE;
+SELECT uuidv7_attach_period('moves', 'strict_ck', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+\echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+BEGIN;
+CREATE TABLE strict_uq (LIKE moves INCLUDING ALL, CONSTRAINT one_n_per_day UNIQUE (id, n));
+CREATE UNIQUE INDEX strict_uq_at ON strict_uq ((n % 3));
+LOCK moves, moves_default, strict_uq IN ACCESS EXCLUSIVE MODE;
+SELECT uuidv7_attach_period('moves', 'strict_uq', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+\echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+RESET client_min_messages;
+SELECT count(*) AS rows_still_there, count(*) FILTER (WHERE tableoid = 'moves_default'::regclass) AS waiting FROM moves;
 DROP TABLE moves, not_new;

@@ -25,8 +25,10 @@
  * attached in the same call, so that no row can be moved out of the
  * partitioned table and left outside it.  The parent and DEFAULT must be
  * locked ACCESS EXCLUSIVE by the caller, so that no other session has a row
- * in progress in them.  A DEFAULT partition that is not a heap table (one
- * itself partitioned) has its rows moved by uuidv7_copy_waiting_rows().
+ * in progress in them.  Logical decoding does not see such a move: where
+ * a logical replication slot of the database may decode it, and where
+ * DEFAULT is not a heap table (one itself partitioned), the rows move by
+ * DELETE and INSERT instead (uuidv7_attach_period_decodable()).
  *
  * IDENTIFICATION
  *	  src/lifecycle.c
@@ -45,18 +47,21 @@
 #include "catalog/index.h"
 #include "catalog/indexing.h"
 #include "catalog/partition.h"
-#include "catalog/pg_index.h"
-#include "catalog/pg_namespace.h"
-#include "executor/spi.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_namespace.h"
 #include "commands/tablecmds.h"
+#include "executor/executor.h"
+#include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "storage/predicate.h"
 #include "storage/procarray.h"
+#include "replication/slot.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -71,21 +76,28 @@
 /*
  * A table of the caller's that the caller has locked ACCESS EXCLUSIVE (so
  * that waiting for it can never be this function's doing) and has no scan
- * of open.
+ * of open.  Both are checked before the table is opened: an open without a
+ * lock is for tables this backend has locked.
  */
 static Relation
 open_locked_table(Oid relid)
 {
-	Relation	rel = table_open(relid, NoLock);
+	LOCKTAG		tag;
+	Relation	rel;
 
-	if (!CheckRelationLockedByMe(rel, AccessExclusiveLock, false))
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
+	if (!uuidv7_lock_held_by_me(&tag, AccessExclusiveLock))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("table \"%s\" is not locked in ACCESS EXCLUSIVE mode",
-						RelationGetRelationName(rel)),
+				 errmsg("table \"%s\" is not locked in ACCESS EXCLUSIVE mode", get_rel_name(relid)),
 				 errhint("Lock it with uuidv7_lock_for_upkeep() first, in the same transaction.")));
 	if (!uuidv7_is_owner(relid))
-		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, RelationGetRelationName(rel));
+		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, get_rel_name(relid));
+	rel = table_open(relid, NoLock);
 	CheckTableNotInUse(rel, "uuidv7_attach_period");
 	return rel;
 }
@@ -207,6 +219,95 @@ mark_indexes_checkxmin(Relation rel)
 	CommandCounterIncrement();
 }
 
+/*
+ * The constraints of the period's table that a row moved into it must
+ * satisfy, as an INSERT would check them (the rewrite inserts nothing):
+ * NOT NULL columns and validated CHECK constraints (a NOT VALID one makes
+ * no promise about the rows a table holds, and the parent's are NOT VALID
+ * on the period's table for the rows waiting in DEFAULT); unique and
+ * exclusion constraints are checked as its indexes are built.
+ */
+typedef struct TargetConstraints
+{
+	Relation	target;
+	EState	   *estate;
+	ExprContext *econtext;
+	TupleTableSlot *slot;
+	int			nchecks;
+	ExprState **checks;
+	const char **check_names;
+} TargetConstraints;
+
+static TargetConstraints *
+target_constraints_begin(Relation target)
+{
+	TargetConstraints *tc = palloc0(sizeof(TargetConstraints));
+	TupleConstr *constr = RelationGetDescr(target)->constr;
+
+	tc->target = target;
+	tc->estate = CreateExecutorState();
+	tc->econtext = GetPerTupleExprContext(tc->estate);
+	tc->slot = MakeSingleTupleTableSlot(RelationGetDescr(target), &TTSOpsHeapTuple);
+	tc->econtext->ecxt_scantuple = tc->slot;
+	if (constr != NULL && constr->num_check > 0)
+	{
+		tc->checks = palloc(sizeof(ExprState *) * constr->num_check);
+		tc->check_names = palloc(sizeof(char *) * constr->num_check);
+		for (int i = 0; i < constr->num_check; i++)
+		{
+			Expr	   *check;
+
+			if (!constr->check[i].ccvalid)
+				continue;
+			check = stringToNode(constr->check[i].ccbin);
+			tc->checks[tc->nchecks] = ExecPrepareCheck(make_ands_implicit(check), tc->estate);
+			tc->check_names[tc->nchecks] = pstrdup(constr->check[i].ccname);
+			tc->nchecks++;
+		}
+	}
+	return tc;
+}
+
+/* Raise the error an INSERT of this row into the period's table would raise. */
+static void
+target_constraints_check(TargetConstraints *tc, HeapTuple tuple)
+{
+	TupleDesc	desc = RelationGetDescr(tc->target);
+
+	ExecStoreHeapTuple(tuple, tc->slot, false);
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (att->attnotnull && !att->attisdropped && slot_attisnull(tc->slot, i + 1))
+			ereport(ERROR,
+					(errcode(ERRCODE_NOT_NULL_VIOLATION),
+					 errmsg("null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+							NameStr(att->attname), RelationGetRelationName(tc->target)),
+					 errdetail("A row waiting in the DEFAULT partition cannot move into the period's table."),
+					 errtablecol(tc->target, i + 1)));
+	}
+	for (int i = 0; i < tc->nchecks; i++)
+	{
+		ResetExprContext(tc->econtext);
+		if (!ExecCheck(tc->checks[i], tc->econtext))
+			ereport(ERROR,
+					(errcode(ERRCODE_CHECK_VIOLATION),
+					 errmsg("new row for relation \"%s\" violates check constraint \"%s\"",
+							RelationGetRelationName(tc->target), tc->check_names[i]),
+					 errdetail("A row waiting in the DEFAULT partition cannot move into the period's table."),
+					 errtableconstraint(tc->target, tc->check_names[i])));
+	}
+	ExecClearTuple(tc->slot);
+}
+
+static void
+target_constraints_end(TargetConstraints *tc)
+{
+	ExecDropSingleTupleTableSlot(tc->slot);
+	FreeExecutorState(tc->estate);
+}
+
 /* A table's name, schema-qualified and quoted as needed. */
 static char *
 qualified_name(Oid relid)
@@ -249,6 +350,7 @@ move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
 	bool	   *isnull;
 	int64		moved = 0;
 	int64		moved_dead = 0;
+	TargetConstraints *constraints;
 
 	key_column = get_attnum(default_oid, key_name);
 	if (key_column < 1)
@@ -275,6 +377,7 @@ move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
 	kept_rewrite = begin_heap_rewrite(old_heap, kept_heap, oldest_xmin, freeze_xid, cutoff_multi);
 	moved_rewrite = begin_heap_rewrite(old_heap, target, oldest_xmin, freeze_xid, cutoff_multi);
 	map = convert_tuples_by_name(old_desc, RelationGetDescr(target));
+	constraints = target_constraints_begin(target);
 	values = palloc(sizeof(Datum) * old_desc->natts);
 	isnull = palloc(sizeof(bool) * old_desc->natts);
 
@@ -327,6 +430,8 @@ move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
 		if (key_in_period(tuple, old_desc, key_column, lower, upper))
 		{
 			copy = map != NULL ? execute_attr_map_tuple(tuple, map) : heap_copytuple(tuple);
+			if (live)
+				target_constraints_check(constraints, copy);
 			rewrite_heap_tuple(moved_rewrite, tuple, copy);
 			if (live)
 				moved++;
@@ -346,6 +451,7 @@ move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
 	end_heap_rewrite(moved_rewrite);
 	if (map != NULL)
 		free_conversion_map(map);
+	target_constraints_end(constraints);
 	pfree(values);
 	pfree(isnull);
 	table_close(kept_heap, NoLock);
@@ -353,8 +459,8 @@ move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
 
 	/* the rows keep their transaction ids: the target's horizons follow */
 	lower_frozen_horizons(target_oid, freeze_xid, cutoff_multi);
-	/* the target's indexes, and who may use them */
-	uuidv7_reindex_relation(target_oid);
+	/* the target's indexes, their uniqueness checked, and who may use them */
+	uuidv7_reindex_relation(target_oid, REINDEX_REL_CHECK_CONSTRAINTS);
 	if (moved_dead > 0)
 		mark_indexes_checkxmin(target);
 	table_close(target, NoLock);
@@ -362,6 +468,48 @@ move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
 	/* DEFAULT takes the heap of the rows that stay, and rebuilds its indexes */
 	uuidv7_finish_heap_swap(default_oid, kept_oid, freeze_xid, cutoff_multi, relpersistence);
 
+	return moved;
+}
+
+/*
+ * Whether a logical replication slot of this database may decode what this
+ * transaction writes.  Logical decoding does not see a rewrite of a table
+ * (it would see the rows vanish from nowhere and a later UPDATE or DELETE
+ * of one for a partition that never got it), so where one may, the rows
+ * move by DELETE and INSERT.  The transaction takes an id first: a slot
+ * created from then on waits for it to end before it decodes anything, and
+ * so never reads this transaction's changes.  (A DEFAULT that is a
+ * user_catalog_table writes mapping files for such a slot when rewritten:
+ * it moves by DELETE and INSERT as well.)
+ */
+static bool
+logical_decoding_may_read(void)
+{
+	int			slots;
+	int			active;
+
+	(void) GetTopTransactionId();
+	return ReplicationSlotsCountDBSlots(MyDatabaseId, &slots, &active);
+}
+
+/*
+ * The period attached by uuidv7_attach_period_decodable, of the schema of
+ * the calling function: the number of rows moved.
+ */
+static int64
+attach_period_decodable(Oid caller, Oid parent_oid, Oid target_oid, pg_uuid_t *lower, pg_uuid_t *upper)
+{
+	char	   *call = psprintf("SELECT %s.uuidv7_attach_period_decodable(%u, %u, %s, %s)",
+								quote_identifier(get_namespace_name(get_func_namespace(caller))),
+								parent_oid, target_oid, uuid_literal(lower), uuid_literal(upper));
+	bool		isnull;
+	int64		moved;
+
+	SPI_connect();
+	if (SPI_execute(call, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not attach \"%s\"", get_rel_name(target_oid));
+	moved = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	SPI_finish();
 	return moved;
 }
 
@@ -405,14 +553,21 @@ uuidv7_attach_period(PG_FUNCTION_ARGS)
 				 errmsg("table \"%s\" is not partitioned on a uuid column", RelationGetRelationName(parent))));
 	table_close(parent, NoLock);
 
+	/*
+	 * Rows are written into the target's file outside the heap's logged
+	 * inserts, as COPY FREEZE writes them, and for the same reason only into
+	 * a table made in this very subtransaction: a rollback to a savepoint
+	 * taken after its creation would leave them there, in a table that
+	 * lives on.
+	 */
 	target = open_locked_table(target_oid);
-	if (target->rd_createSubid == InvalidSubTransactionId || !is_heap_table(target) ||
+	if (target->rd_createSubid != GetCurrentSubTransactionId() || !is_heap_table(target) ||
 		target->rd_rel->relispartition || RelationGetNumberOfBlocks(target) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("table \"%s\" was not created empty in this transaction",
+				 errmsg("table \"%s\" was not created empty in this transaction and savepoint",
 						RelationGetRelationName(target)),
-				 errdetail("Rows are moved only into a table that has never held any.")));
+				 errdetail("Rows are moved only into a plain table that has never held any, made since the last savepoint.")));
 
 	table_close(target, NoLock);
 
@@ -423,23 +578,9 @@ uuidv7_attach_period(PG_FUNCTION_ARGS)
 		bool		heap = is_heap_table(old_heap);
 
 		table_close(old_heap, NoLock);
-		if (heap)
-			moved = move_waiting_rows(default_oid, target_oid, key_name, lower, upper);
-		else
-		{
-			/* a DEFAULT that is not a heap: by DELETE and INSERT */
-			bool		isnull;
-			char	   *copy = psprintf("SELECT %s.uuidv7_copy_waiting_rows(%u, %u, %s, %s, %s)",
-										quote_identifier(get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid))),
-										default_oid, target_oid, quote_literal_cstr(key_name),
-										uuid_literal(lower), uuid_literal(upper));
-
-			SPI_connect();
-			if (SPI_execute(copy, false, 1) != SPI_OK_SELECT)
-				elog(ERROR, "could not move the waiting rows");
-			moved = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-			SPI_finish();
-		}
+		if (!heap || logical_decoding_may_read())
+			PG_RETURN_INT64(attach_period_decodable(fcinfo->flinfo->fn_oid, parent_oid, target_oid, lower, upper));
+		moved = move_waiting_rows(default_oid, target_oid, key_name, lower, upper);
 	}
 
 	/* attached in this call: no row leaves the partitioned table */

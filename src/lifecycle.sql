@@ -86,15 +86,12 @@ $function$;
 COMMENT ON FUNCTION uuidv7_lock_for_upkeep(pg_catalog.regclass[], pg_catalog.text[], pg_catalog.interval) IS
 'lock tables, each in its mode, for partition upkeep, in short tries that never hold back the sessions queued behind for long, giving up with 55P03 after lock_wait (used by the upkeep functions)';
 
--- Move the rows of a period that wait in a DEFAULT partition into the
--- period's table by DELETE and INSERT, in one statement; the number of rows
--- moved.  The moved rows carry this transaction's id, so that a REPEATABLE
--- READ or SERIALIZABLE transaction with an older snapshot does not see them
--- where they are now (docs/partitioning.md, "Rows that arrive early"), and the
--- tables' DELETE and INSERT triggers fire; refused where foreign keys
--- reference the table, which the DELETE would make act.  What the SQL
--- edition moves rows with, and the C edition where DEFAULT is not a heap
--- table (a partitioned one).
+-- Move the rows of a period that wait in a DEFAULT partition into another
+-- table by DELETE and INSERT, in one statement; the number of rows moved.
+-- The DELETE fires DEFAULT's triggers; refused where foreign keys reference
+-- the table, which it would make act.  Used into a temporary table by
+-- uuidv7_attach_period_decodable, and into the period's table, before it is
+-- attached, for a table Citus distributes (whose rows only its DML reaches).
 CREATE FUNCTION uuidv7_copy_waiting_rows(default_partition pg_catalog.regclass, target pg_catalog.regclass,
 										 key_column pg_catalog.name, lower_bound pg_catalog.uuid,
 										 upper_bound pg_catalog.uuid)
@@ -130,6 +127,67 @@ $function$;
 COMMENT ON FUNCTION uuidv7_copy_waiting_rows(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid) IS
 'move the rows of a period waiting in a DEFAULT partition into the period''s table by DELETE and INSERT (used by uuidv7_attach_period)';
 
+-- Attach a new period's table, the rows of its period that wait in the
+-- DEFAULT partition moved in by DELETE and INSERT that logical decoding
+-- sees: deleted from DEFAULT into a temporary table, the table attached,
+-- then inserted through the parent, so that a subscriber of a publication
+-- (publish_via_partition_root true or false) or a change-data-capture
+-- consumer gets the DELETE under DEFAULT and the INSERT under the partition
+-- that holds the row from then on, as for PostgreSQL's own row movement.
+-- The rows carry this transaction's id, so that a REPEATABLE READ or
+-- SERIALIZABLE transaction with an older snapshot does not see them where
+-- they are now (docs/partitioning.md, "Rows that arrive early"), and the
+-- tables' DELETE and INSERT triggers fire; refused where foreign keys
+-- reference the table, which the DELETE would make act.  The number of rows
+-- moved.  What the SQL edition moves rows with, and the C edition where a
+-- logical replication slot of the database may decode the move, or where
+-- DEFAULT is not a heap table (a partitioned one).
+CREATE FUNCTION uuidv7_attach_period_decodable(parent pg_catalog.regclass, period_table pg_catalog.regclass,
+											   lower_bound pg_catalog.uuid, upper_bound pg_catalog.uuid)
+RETURNS pg_catalog.int8
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	default_partition regclass;
+	key_column name;
+	stored_columns text;
+	holding text := format('pg_temp.%I', 'uuidv7_moving_' || period_table::oid);
+	moved int8 := 0;
+BEGIN
+	SELECT i.inhrelid::regclass INTO default_partition
+	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+	WHERE i.inhparent = parent AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT';
+	IF default_partition IS NOT NULL THEN
+		SELECT a.attname INTO key_column
+		FROM pg_partitioned_table p
+			JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+		WHERE p.partrelid = parent;
+		-- generated columns are computed again as the rows arrive
+		SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO stored_columns
+		FROM pg_attribute a
+		WHERE a.attrelid = default_partition AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
+		EXECUTE format('CREATE TEMPORARY TABLE %s ON COMMIT DROP AS SELECT %s FROM ONLY %s WITH NO DATA',
+					   holding, stored_columns, default_partition);
+		moved := @extschema@.uuidv7_copy_waiting_rows(default_partition, holding::regclass, key_column,
+													   lower_bound, upper_bound);
+	END IF;
+	EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
+				   parent, period_table, lower_bound, upper_bound);
+	IF moved > 0 THEN
+		EXECUTE format('INSERT INTO %s (%s) OVERRIDING SYSTEM VALUE SELECT %s FROM %s',
+					   parent, stored_columns, stored_columns, holding);
+	END IF;
+	IF default_partition IS NOT NULL THEN
+		EXECUTE format('DROP TABLE %s', holding);
+	END IF;
+	RETURN moved;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_attach_period_decodable(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.uuid, pg_catalog.uuid) IS
+'attach a new period''s table, moving in the rows of its period that wait in the DEFAULT partition by DELETE and INSERT that logical decoding sees (used by uuidv7_attach_period)';
+
 -- Attach a new period's table, created empty in this transaction, as the
 -- partition of [lower_bound, upper_bound), the rows of the period that wait
 -- in the DEFAULT partition moved into it first; the number of rows moved.
@@ -142,34 +200,17 @@ RETURNS pg_catalog.int8
 --#if c
 -- (A heap DEFAULT's rows move as CLUSTER moves them, every version keeping
 -- its header, so that every snapshot, also an older one, sees each row once,
--- where it is now; no trigger fires and no foreign key acts: src/lifecycle.c.)
+-- where it is now; no trigger fires and no foreign key acts: src/lifecycle.c.
+-- Logical decoding does not see such a move: where a logical slot of the
+-- database may decode it, they move by uuidv7_attach_period_decodable.)
 AS 'MODULE_PATHNAME', 'uuidv7_attach_period'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 --#else
--- (SQL edition: by uuidv7_copy_waiting_rows, DELETE and INSERT.)
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+-- (SQL edition: by uuidv7_attach_period_decodable, DELETE and INSERT.)
+LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
-DECLARE
-	default_partition regclass;
-	key_column name;
-	moved int8 := 0;
-BEGIN
-	SELECT i.inhrelid::regclass INTO default_partition
-	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-	WHERE i.inhparent = parent AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT';
-	IF default_partition IS NOT NULL THEN
-		SELECT a.attname INTO key_column
-		FROM pg_partitioned_table p
-			JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
-		WHERE p.partrelid = parent;
-		moved := @extschema@.uuidv7_copy_waiting_rows(default_partition, period_table, key_column,
-													   lower_bound, upper_bound);
-	END IF;
-	EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
-				   parent, period_table, lower_bound, upper_bound);
-	RETURN moved;
-END
+SELECT @extschema@.uuidv7_attach_period_decodable(parent, period_table, lower_bound, upper_bound)
 $function$;
 --#endif
 

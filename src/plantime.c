@@ -18,12 +18,16 @@
  * CHECK constraints, for instance, where PostgreSQL would take the constant
  * for a fact about every row.
  *
- * A plan may be kept and run again in later transactions (prepared
- * statements, PL/pgSQL, generic plans), so the constant must be no later
- * than what t is in any of them, whatever their TimeZone:
+ * A plan may be kept and run again (prepared statements, PL/pgSQL, generic
+ * plans).  now() is the start of the transaction, fixed within it; across
+ * transactions it does not even only grow, as the system clock may step back
+ * (a virtual machine resumed, an NTP step), so a plan that holds such a
+ * constant serves the transaction that made it and no other: it depends on
+ * an invalidation item of its own, which the end of that transaction fires
+ * in this backend, and the plan cache plans again at its next use.  Within
+ * the transaction the constant must be no later than what t is whatever the
+ * session's TimeZone (SET may change it between two runs of the plan):
  *
- * - now() is the start of the transaction, which only grows (as long as the
- *	 system clock does not step back);
  * - an interval's microseconds move t by exactly that much;
  * - its months, then its days, are each added on the session's clock, one
  *	 conversion from and back to UTC each: a month lasts 28 to 31 days, and
@@ -60,6 +64,7 @@
 #include "optimizer/planner.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -96,6 +101,16 @@ static const char *const lower_bound_symbols[] = {
 #define RAISING_LOWER_BOUND 0
 
 static planner_hook_type prev_planner_hook = NULL;
+
+/*
+ * The invalidation item of the plans that hold a plan-time bound: a hash of
+ * the pg_proc cache that names no function's entry in particular (a
+ * function whose entry it happens to match is planned again as well, which
+ * costs a plan and changes no answer), and whether this transaction made
+ * such a plan.
+ */
+#define PLAN_TIME_BOUND_HASH	((uint32) 0x75756964)
+static bool plan_time_bound_planned = false;
 
 /* The span an instant can take: its earliest and latest value. */
 typedef struct InstantSpan
@@ -152,9 +167,9 @@ add_interval(InstantSpan *span, const Interval *interval, int sign)
 
 /*
  * If expr is now(), current_timestamp or transaction_timestamp(), plus or
- * minus constant intervals, set *span to the earliest value it can take in
- * this transaction or a later one, and the latest it can take in this one,
- * and return true; false where it could raise an error.
+ * minus constant intervals, set *span to the earliest and the latest value
+ * it can take in this transaction, whatever its TimeZone, and return true;
+ * false where it could raise an error.
  */
 static bool
 now_span(Node *expr, InstantSpan *span)
@@ -345,17 +360,50 @@ has_plan_time_bound(Node *node, void *context)
 static PlannedStmt *
 uuidv7_planner(UUIDV7_PLANNER_ARGS)
 {
-	if (has_plan_time_bound((Node *) parse, NULL))
+	bool		bounded = has_plan_time_bound((Node *) parse, NULL);
+	PlannedStmt *plan;
+
+	if (bounded)
 		parse = query_tree_mutator(parse, add_plan_time_bounds, NULL, QTW_DONT_COPY_QUERY);
 	if (prev_planner_hook)
-		return prev_planner_hook(UUIDV7_PLANNER_PASS);
-	return standard_planner(UUIDV7_PLANNER_PASS);
+		plan = prev_planner_hook(UUIDV7_PLANNER_PASS);
+	else
+		plan = standard_planner(UUIDV7_PLANNER_PASS);
+	if (bounded)
+	{
+		PlanInvalItem *item = makeNode(PlanInvalItem);
+
+		item->cacheId = PROCOID;
+		item->hashValue = PLAN_TIME_BOUND_HASH;
+		plan->invalItems = lappend(plan->invalItems, item);
+		plan_time_bound_planned = true;
+	}
+	return plan;
 }
 
-/* Install the planner hook (from _PG_init). */
+/*
+ * At the end of a transaction that planned with a plan-time bound, the plans
+ * that hold one are invalidated, in this backend only (the plan cache is
+ * local): the next transaction's now() may be earlier.
+ */
+static void
+plan_time_bounds_expire(XactEvent event, void *arg pg_attribute_unused())
+{
+	if (!plan_time_bound_planned)
+		return;
+	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+		event == XACT_EVENT_PREPARE)
+	{
+		plan_time_bound_planned = false;
+		CallSyscacheCallbacks(PROCOID, PLAN_TIME_BOUND_HASH);
+	}
+}
+
+/* Install the planner hook and the end of transaction's callback (from _PG_init). */
 void
 uuidv7_plantime_init(void)
 {
 	prev_planner_hook = planner_hook;
 	planner_hook = uuidv7_planner;
+	RegisterXactCallback(plan_time_bounds_expire, NULL);
 }

@@ -49,6 +49,8 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_copy_waiting_rows
 
+--#object uuidv7_attach_period_decodable
+
 --#object uuidv7_attach_period
 
 --#object uuidv7_create_partitions
