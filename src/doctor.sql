@@ -95,6 +95,32 @@ BEGIN
 			problem := 'the DEFAULT partition holds rows whose period has no partition';
 			fix := format('create their periods with uuidv7_create_partitions(%L, ...), which moves the rows in', t.parent::text);
 			RETURN NEXT;
+			-- how they would move: by DELETE and INSERT where logical decoding
+			-- may read the move (a logical slot of this database), in the SQL
+			-- edition, and from a DEFAULT that is not a heap table
+			IF EXISTS (SELECT FROM pg_replication_slots s WHERE s.slot_type = 'logical' AND s.database = current_database())
+				OR (SELECT l.lanname <> 'c'
+					FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+					WHERE p.oid = '@extschema@.uuidv7_attach_period(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.uuid, pg_catalog.uuid)'::regprocedure)
+				OR (SELECT c.relkind <> 'r' FROM pg_class c WHERE c.oid = t.default_partition) THEN
+				IF EXISTS (SELECT FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid = t.parent) THEN
+					severity := 'error';
+					problem := format('their periods cannot be made: the rows would move by DELETE and INSERT (%s), which the foreign keys that reference %s would act on',
+									  CASE WHEN EXISTS (SELECT FROM pg_replication_slots s WHERE s.slot_type = 'logical' AND s.database = current_database())
+										   THEN 'so that this database''s logical replication slots decode the move'
+										   ELSE 'the SQL edition, or a DEFAULT partition that is itself partitioned' END,
+									  t.parent);
+					fix := format('move them out of %s yourself (into a table of your own), create their periods, then insert them back into %s',
+								  t.default_partition, t.parent);
+				ELSE
+					severity := 'notice';
+					problem := format('its rows will move by DELETE and INSERT, which subscribers and change-data capture see: a REPEATABLE READ or SERIALIZABLE transaction begun before the move does not find them by their key, and the DELETE and INSERT triggers of %s fire for them',
+									  t.parent);
+					fix := format('make periods ahead (uuidv7_create_partitions(%L, now(), now() + interval ''3 months'', ...)), so that rows seldom wait in DEFAULT',
+								  t.parent::text);
+				END IF;
+				RETURN NEXT;
+			END IF;
 		END IF;
 	END LOOP;
 

@@ -110,7 +110,7 @@ BEGIN
 				  DETAIL = format('Moving the rows of %s from %s to %s by DELETE and INSERT would make the foreign keys that reference %s act on them.',
 								  default_partition, @extschema@.uuidv7_timestamp(lower_bound),
 								  @extschema@.uuidv7_timestamp(upper_bound), parent),
-				  HINT = 'Move those rows out of the DEFAULT partition yourself, then create the period, or use the C edition, which moves them with no DELETE.';
+				  HINT = 'Move those rows out of the DEFAULT partition yourself, then create the period. (The C edition moves them with no DELETE where no logical replication slot of the database exists.)';
 	END IF;
 	-- generated columns are computed again as the rows arrive
 	SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO stored_columns

@@ -2,7 +2,8 @@
 #
 # The system clock steps back an hour in the middle of a session, and forward
 # again.  Values stay strictly increasing, and carry the real time again once
-# the clock has caught up.  The clock is moved with libfaketime, preloaded
+# the clock has caught up; a kept plan of a query relative to now() answers
+# as a fresh one across the steps.  The clock is moved with libfaketime, preloaded
 # into a cluster of its own; only the real-time clock is faked (timeouts use
 # the monotonic one).
 use strict;
@@ -67,6 +68,37 @@ SELECT
 	(SELECT count(DISTINCT id) FROM seq);});
 is($result, 't|0|0|t|t|5000',
 	'stepped back; in order (unshifted, shifted); held the time; caught up; all distinct');
+
+# A plan kept and run again (a generic plan of a prepared statement) whose
+# lower bound relative to now() got a plan-time constant: after the clock
+# steps back half an hour, and forward again, it answers as the same query
+# planned afresh.  Rows one a minute over the last 150 minutes, periods of
+# 10 minutes; "the last 2 hours" holds 120 of them, and 150 once the clock
+# is half an hour behind.
+$result = $node->safe_psql(
+	'postgres', qq{
+SELECT uuidv7_min(now()) IS NOT NULL AS loaded;
+CREATE TABLE ev (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT count(*) > 0 FROM uuidv7_create_partitions('ev', now() - interval '4 hours', now() + interval '1 hour', '10 minutes');
+INSERT INTO ev SELECT uuidv7_generate_at(now() - (g + 0.5) * interval '1 minute') FROM generate_series(0, 149) g;
+SET plan_cache_mode = force_generic_plan;
+PREPARE recent AS SELECT count(*) FROM ev WHERE id >= now() - interval '2 hours';
+CREATE TEMP TABLE counts (phase text, kept bigint, fresh bigint);
+INSERT INTO counts SELECT 'before', (SELECT 0), (SELECT count(*) FROM ev WHERE id >= now() - interval '2 hours');
+EXECUTE recent \\gset kept_
+UPDATE counts SET kept = :kept_count WHERE phase = 'before';
+\\! echo "-30m" > "\$UUIDV7_OFFSET_FILE.new" && mv "\$UUIDV7_OFFSET_FILE.new" "\$UUIDV7_OFFSET_FILE"
+EXECUTE recent \\gset kept_
+INSERT INTO counts SELECT 'stepped back', :kept_count, (SELECT count(*) FROM ev WHERE id >= now() - interval '2 hours');
+EXECUTE recent \\gset kept_
+INSERT INTO counts SELECT 'again', :kept_count, (SELECT count(*) FROM ev WHERE id >= now() - interval '2 hours');
+\\! echo "+0" > "\$UUIDV7_OFFSET_FILE.new" && mv "\$UUIDV7_OFFSET_FILE.new" "\$UUIDV7_OFFSET_FILE"
+EXECUTE recent \\gset kept_
+INSERT INTO counts SELECT 'forward', :kept_count, (SELECT count(*) FROM ev WHERE id >= now() - interval '2 hours');
+SELECT string_agg(phase || ' ' || kept || ' ' || fresh, ', ' ORDER BY phase) FROM counts;});
+is( (split /\n/, $result)[-1],
+	'again 150 150, before 120 120, forward 120 120, stepped back 150 150',
+	'a kept plan answers as a fresh one, the clock stepped back and forward');
 $node->stop;
 
 done_testing();
