@@ -179,6 +179,22 @@ CALL uuidv7_adopt_table('with_identity', '-1 month');
 \echo :LAST_ERROR_SQLSTATE
 CALL uuidv7_adopt_table('with_identity', NULL);
 \echo :LAST_ERROR_SQLSTATE
+-- the identity refusal's hint, done as it says, lets the adoption through,
+-- and the column goes on numbering where it was
+INSERT INTO with_identity (id) SELECT uuidv7_generate_at(now() - g * interval '1 day') FROM generate_series(1, 3) g;
+DO $$
+DECLARE
+	hint text;
+BEGIN
+	PERFORM uuidv7_adopt_check('with_identity');
+EXCEPTION WHEN feature_not_supported THEN
+	GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
+	EXECUTE substr(hint, strpos(hint, '): ') + 3);
+END
+$$;
+CALL uuidv7_adopt_table('with_identity', '1 month', 'UTC');
+INSERT INTO with_identity (id) VALUES (uuidv7_generate());
+SELECT relkind, (SELECT max(n) FROM with_identity) AS last_n FROM pg_class WHERE oid = 'with_identity'::regclass;
 -- inside a transaction block, as migration tools run each migration, it
 -- cannot commit between its steps: it says so (25001) with a hint before it
 -- does anything

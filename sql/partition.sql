@@ -309,6 +309,13 @@ SELECT * FROM uuidv7_partition_ddl('by_bigint', '2025-01-01', '2025-02-01', '1 m
 SELECT * FROM uuidv7_partition_ddl('by_two', '2025-01-01', '2025-02-01', '1 month');
 SELECT * FROM uuidv7_create_partitions('by_expression', '2025-01-01', '2025-02-01', '1 month');
 \echo :LAST_ERROR_SQLSTATE
+-- the refusal's context, as psql shows it by default, names no SQL of the
+-- extension's, only its functions
+\set SHOW_CONTEXT errors
+SELECT * FROM uuidv7_create_partitions('plain', '2025-01-01', '2025-02-01', '1 month');
+SELECT * FROM uuidv7_drop_partitions('plain', '2025-01-01');
+SELECT * FROM uuidv7_partition_ddl('plain', '2025-01-01', '2025-02-01', '1 month');
+\set SHOW_CONTEXT never
 DROP TABLE plain, by_list, by_bigint, by_two, by_expression;
 
 -- a long parent name does not fit the partition name

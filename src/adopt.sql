@@ -71,12 +71,24 @@ BEGIN
 	END LOOP;
 	IF key_type IS NULL THEN
 		RAISE EXCEPTION 'table "%" has no primary key of a single uuid column', table_name
-			USING ERRCODE = 'wrong_object_type';
+			USING ERRCODE = 'wrong_object_type',
+				  HINT = 'A table keyed by bigserial or by version 4 UUIDs takes UUIDv7 keys first: see "From bigserial or version 4 keys" in docs/migrating.md.';
 	END IF;
-	IF EXISTS (SELECT FROM pg_attribute WHERE attrelid = tbl AND attidentity <> '' AND NOT attisdropped) THEN
+	-- (the partitioned table would number its rows anew: an identity column
+	-- becomes a column with a sequence default of its own first)
+	SELECT a.attname INTO kept_name FROM pg_attribute a
+	WHERE a.attrelid = tbl AND a.attidentity <> '' AND NOT a.attisdropped ORDER BY a.attnum LIMIT 1;
+	IF kept_name IS NOT NULL THEN
 		RAISE EXCEPTION 'table "%" has an identity column', table_name
 			USING ERRCODE = 'feature_not_supported',
-				  HINT = 'Turn it into a column with a sequence default (ALTER COLUMN ... DROP IDENTITY, then SET DEFAULT nextval(...)) first.';
+				  DETAIL = format('Column %I is an identity column.', kept_name),
+				  HINT = format('Give it a sequence of its own first (DROP IDENTITY drops the identity''s sequence): '
+								'CREATE SEQUENCE %1$s; SELECT setval(%2$L, (SELECT max(%3$I) FROM %4$s)); '
+								'ALTER TABLE %4$s ALTER COLUMN %3$I DROP IDENTITY, ALTER COLUMN %3$I SET DEFAULT nextval(%2$L); '
+								'ALTER SEQUENCE %1$s OWNED BY %4$s.%3$I;',
+								format('%I.%I', schema_name, left(table_name || '_' || kept_name, 52) || '_serial_seq'),
+								format('%I.%I', schema_name, left(table_name || '_' || kept_name, 52) || '_serial_seq'),
+								kept_name, tbl);
 	END IF;
 	IF (SELECT c.reloftype <> 0 OR c.relpersistence = 't' FROM pg_class c WHERE c.oid = tbl) THEN
 		RAISE EXCEPTION 'table "%" is a typed or temporary table', table_name

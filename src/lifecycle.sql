@@ -258,6 +258,7 @@ LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
+	checked record;
 	part record;
 	con record;
 	default_partition regclass;
@@ -278,6 +279,8 @@ DECLARE
 	pending_hi uuid[] := '{}';
 	slot int;
 BEGIN
+	-- the parent checked first, by an assignment (an error names no SQL of ours)
+	checked := @extschema@.uuidv7_partitioned_parent(parent);
 	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 
 	SELECT i.inhrelid::regclass INTO default_partition
@@ -436,6 +439,7 @@ LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
+	checked record;
 	cut uuid := @extschema@.uuidv7_min(older_than);
 	old record;
 	retired regclass[];
@@ -445,6 +449,8 @@ DECLARE
 	current_check text;
 	wanted_check text;
 BEGIN
+	-- the parent checked first, by an assignment (an error names no SQL of ours)
+	checked := @extschema@.uuidv7_partitioned_parent(parent);
 	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 	SELECT i.inhrelid::regclass INTO default_partition
 	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid

@@ -155,8 +155,12 @@ DECLARE
 	local_start timestamp;
 	child_name text;
 	period record;
+	checked record;
 BEGIN
-	SELECT * INTO parent_schema, parent_name FROM @extschema@.uuidv7_partitioned_parent(parent);
+	-- (an assignment, not a query: an error names no SQL of ours)
+	checked := @extschema@.uuidv7_partitioned_parent(parent);
+	parent_schema := checked.parent_schema;
+	parent_name := checked.parent_name;
 
 	name_format := CASE
 		WHEN seconds = 0 AND days = 0 AND months % 12 = 0 THEN 'YYYY'
