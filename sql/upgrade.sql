@@ -113,25 +113,12 @@ SELECT extname, extversion AS upgraded_version FROM pg_extension WHERE extname L
 CREATE TEMP TABLE upgraded AS
 SELECT ext, o.* FROM unnest(ARRAY['uuidv7', 'uuidv7_time_ops']::name[]) ext, pg_temp.extension_objects(ext) o;
 
--- the same objects, but for the time operators: a fresh install has
--- uuidv7's (SQL, inlined) in its schema and those of uuidv7_time_ops in a
--- schema of their own; after the upgrade, the operators uuidv7_time_ops 0.2.0
--- made in the shared schema stay (views refer to them; they answer the same)
--- and uuidv7 makes none
-CREATE FUNCTION pg_temp.time_operator(object text) RETURNS boolean LANGUAGE sql AS $$
-	SELECT object ~ '^operator .*\((uuid,timestamp with time zone|timestamp with time zone,uuid)\)$'
-		OR object = 'schema uuidv7_time_ops'
-$$;
+-- the same objects: the time comparisons that uuidv7_time_ops 0.2.0 made in
+-- the shared schema moved into its own schema uuidv7_time_ops, and uuidv7's
+-- own in the shared schema, as a fresh install has them
 SELECT 'only in fresh install' AS difference, * FROM (TABLE fresh EXCEPT TABLE upgraded) f
-WHERE NOT pg_temp.time_operator(object)
 UNION ALL
-SELECT 'only after upgrade', * FROM (TABLE upgraded EXCEPT TABLE fresh) u
-WHERE NOT pg_temp.time_operator(object);
-SELECT * FROM (
-	SELECT 'fresh' AS install, ext, count(*) AS time_operators FROM fresh WHERE pg_temp.time_operator(object) GROUP BY ext
-	UNION ALL
-	SELECT 'upgraded', ext, count(*) FROM upgraded WHERE pg_temp.time_operator(object) GROUP BY ext) t
-ORDER BY install COLLATE "C", ext COLLATE "C";
+SELECT 'only after upgrade', * FROM (TABLE upgraded EXCEPT TABLE fresh) u;
 SELECT ext, count(*) AS objects_compared,
 	count(*) FILTER (WHERE object LIKE 'function %' AND (
 		SELECT proleakproof FROM pg_proc WHERE oid = to_regprocedure(substr(object, length('function ') + 1)))) AS leakproof
@@ -142,4 +129,38 @@ SELECT uuidv7_timestamp(lower_bound) AS first_lower
 FROM uuidv7_partition_bounds('2025-01-01', '2025-02-01', '1 month', 'UTC');
 SELECT count(*) FILTER (WHERE NOT present) AS time_ops_members_missing FROM uuidv7_time_ops_status();
 SELECT uuidv7_min('2025-01-01') >= '2025-01-01'::timestamptz AS time_ops_work;
+-- uuidv7_time_ops is optional: dropped, the time comparisons stay
 DROP EXTENSION uuidv7_time_ops;
+SELECT uuidv7_min('2025-01-01') >= '2025-01-01'::timestamptz AS compares_without_time_ops;
+
+-- uuidv7 updated while uuidv7_time_ops 0.2.0 stays as it was, a view using
+-- its operators: the view keeps working; dropped (the view first, which
+-- depends on it), the time comparisons stay, and uuidv7 is as a fresh one
+DROP EXTENSION uuidv7;
+CREATE EXTENSION uuidv7 VERSION '0.2.0';
+CREATE EXTENSION uuidv7_time_ops VERSION '0.2.0';
+CREATE TABLE kept_keys (id uuid PRIMARY KEY);
+INSERT INTO kept_keys SELECT uuidv7_generate_at('2024-12-31 23:00+00'::timestamptz + g * interval '1 minute') FROM generate_series(0, 119) g;
+CREATE VIEW since_2025 AS SELECT id FROM kept_keys WHERE id >= '2025-01-01 00:00+00'::timestamptz;
+ALTER EXTENSION uuidv7 UPDATE TO '0.3.0';
+SELECT (SELECT count(*) FROM since_2025) AS view_rows, (SELECT extversion FROM pg_extension WHERE extname = 'uuidv7_time_ops') AS time_ops;
+DROP VIEW since_2025;
+DROP EXTENSION uuidv7_time_ops;
+SELECT count(*) AS compares_after_time_ops_dropped FROM kept_keys WHERE id >= '2025-01-01 00:00+00'::timestamptz;
+SELECT 'only in fresh install' AS difference, object FROM (SELECT object, definition, comment FROM fresh WHERE ext = 'uuidv7'
+	EXCEPT SELECT * FROM pg_temp.extension_objects('uuidv7')) f
+UNION ALL
+SELECT 'only after upgrade', object FROM (SELECT * FROM pg_temp.extension_objects('uuidv7')
+	EXCEPT SELECT object, definition, comment FROM fresh WHERE ext = 'uuidv7') u;
+
+-- from the oldest release, without uuidv7_time_ops, straight to this one
+DROP EXTENSION uuidv7;
+CREATE EXTENSION uuidv7 VERSION '0.1.0';
+ALTER EXTENSION uuidv7 UPDATE TO '0.3.0';
+SELECT count(*) AS compares_from_the_oldest FROM kept_keys WHERE id >= '2025-01-01 00:00+00'::timestamptz;
+SELECT 'only in fresh install' AS difference, object FROM (SELECT object, definition, comment FROM fresh WHERE ext = 'uuidv7'
+	EXCEPT SELECT * FROM pg_temp.extension_objects('uuidv7')) f
+UNION ALL
+SELECT 'only after upgrade', object FROM (SELECT * FROM pg_temp.extension_objects('uuidv7')
+	EXCEPT SELECT object, definition, comment FROM fresh WHERE ext = 'uuidv7') u;
+DROP TABLE kept_keys;

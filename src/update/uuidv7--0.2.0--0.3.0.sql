@@ -77,8 +77,7 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object minmax
 
--- time comparisons for every role: inlinable SQL operators (uuidv7_time_ops
--- 0.2.0's, where it was made in this schema, answer the same and stay)
+-- time comparisons for every role: inlinable SQL operators
 
 --#object uuidv7_first_not_before
 
@@ -97,6 +96,41 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 --#object uuidv7_time_ge
 
 --#object uuidv7_time_gt
+
+-- uuidv7_time_ops 0.2.0's operators, where it made them in this schema, move
+-- into a schema of that extension's own, uuidv7_time_ops, where its 0.3.0
+-- puts them when these names are taken: this extension then makes its own
+-- here (below), which outlive a later DROP EXTENSION uuidv7_time_ops, as on
+-- a fresh install.  Views and rules that use the moved ones keep them (they
+-- refer to operators by oid), and they stay in PostgreSQL's operator
+-- families, where uuidv7_time_ops_status() finds them by their functions.
+DO $time_ops_aside$
+DECLARE
+	op pg_catalog.regoperator;
+BEGIN
+	FOR op IN
+		SELECT o.oid::pg_catalog.regoperator
+		FROM pg_catalog.pg_operator o
+			JOIN pg_catalog.pg_depend d ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass
+				AND d.objid OPERATOR(pg_catalog.=) o.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'
+			JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+				AND e.extname OPERATOR(pg_catalog.=) 'uuidv7_time_ops'
+		WHERE o.oprnamespace OPERATOR(pg_catalog.=) '@extschema@'::pg_catalog.regnamespace
+		ORDER BY o.oid
+	LOOP
+		IF pg_catalog.to_regnamespace('uuidv7_time_ops') IS NULL THEN
+			CREATE SCHEMA uuidv7_time_ops;
+			COMMENT ON SCHEMA uuidv7_time_ops IS
+			'the operators of uuidv7_time_ops, where uuidv7''s own time comparisons take their names in the extension''s schema';
+			GRANT USAGE ON SCHEMA uuidv7_time_ops TO PUBLIC;
+			-- (the schema is uuidv7_time_ops's, dropped with it)
+			ALTER EXTENSION uuidv7 DROP SCHEMA uuidv7_time_ops;
+			ALTER EXTENSION uuidv7_time_ops ADD SCHEMA uuidv7_time_ops;
+		END IF;
+		EXECUTE pg_catalog.format('ALTER OPERATOR %s SET SCHEMA uuidv7_time_ops', op);
+	END LOOP;
+END
+$time_ops_aside$;
 
 --#object time_operators
 

@@ -65,11 +65,31 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION @extschema@.timestamptz_cmp_uuidv7(pg_catalog.timestamptz, pg_catalog.uuid) IS
 'btree comparison of an instant with a uuid: 0 only for an instant on a whole millisecond and its smallest UUIDv7';
 
-COMMENT ON OPERATOR @extschema@.<= (pg_catalog.uuid, pg_catalog.timestamptz) IS 'UUIDv7 of an earlier time than, or the first UUIDv7 of a time on a whole millisecond';
-COMMENT ON OPERATOR @extschema@.> (pg_catalog.uuid, pg_catalog.timestamptz) IS 'UUIDv7 of the same or a later time than, but not the first UUIDv7 of a time on a whole millisecond';
-COMMENT ON OPERATOR @extschema@.< (pg_catalog.timestamptz, pg_catalog.uuid) IS 'earlier than or the same time as the UUIDv7, but not a time on a whole millisecond against its first UUIDv7';
-COMMENT ON OPERATOR @extschema@.<= (pg_catalog.timestamptz, pg_catalog.uuid) IS 'earlier than or the same time as the UUIDv7';
-COMMENT ON OPERATOR @extschema@.>= (pg_catalog.timestamptz, pg_catalog.uuid) IS 'later than the time of the UUIDv7, or a time on a whole millisecond against its first UUIDv7';
+-- (the operators found by their functions: uuidv7 0.3.0's update moved them
+-- into the schema uuidv7_time_ops where it took their names)
+DO $comments$
+DECLARE
+	op record;
+BEGIN
+	FOR op IN
+		SELECT o.oid::pg_catalog.regoperator AS oper, c.comment
+		FROM pg_catalog.pg_operator o
+			JOIN (VALUES ('@extschema@.uuidv7_le_timestamptz(pg_catalog.uuid,pg_catalog.timestamptz)',
+						  'UUIDv7 of an earlier time than, or the first UUIDv7 of a time on a whole millisecond'),
+						 ('@extschema@.uuidv7_gt_timestamptz(pg_catalog.uuid,pg_catalog.timestamptz)',
+						  'UUIDv7 of the same or a later time than, but not the first UUIDv7 of a time on a whole millisecond'),
+						 ('@extschema@.timestamptz_lt_uuidv7(pg_catalog.timestamptz,pg_catalog.uuid)',
+						  'earlier than or the same time as the UUIDv7, but not a time on a whole millisecond against its first UUIDv7'),
+						 ('@extschema@.timestamptz_le_uuidv7(pg_catalog.timestamptz,pg_catalog.uuid)',
+						  'earlier than or the same time as the UUIDv7'),
+						 ('@extschema@.timestamptz_ge_uuidv7(pg_catalog.timestamptz,pg_catalog.uuid)',
+						  'later than the time of the UUIDv7, or a time on a whole millisecond against its first UUIDv7'))
+				AS c(fn, comment) ON o.oprcode OPERATOR(pg_catalog.=) c.fn::pg_catalog.regprocedure
+	LOOP
+		EXECUTE pg_catalog.format('COMMENT ON OPERATOR %s IS %L', op.oper, op.comment);
+	END LOOP;
+END
+$comments$;
 
 -- casts between uuid and timestamptz, explicit only (no existing query
 -- changes meaning), for tools that need them both ways, such as Citus's
