@@ -73,9 +73,8 @@
  * machinery: the oldest transaction whose rows must be kept
  * (GetOldestNonRemovableTransactionId since PostgreSQL 14), a new heap like
  * an old one (with an access method argument since 15), the rebuild of a
- * table's indexes (its arguments changed in 14 and 17), whether this
- * backend holds a lock (LockHeldByMe's third argument since 17), and whether
- * the current role owns a table (object_ownercheck since 16).
+ * table's indexes (its arguments changed in 14 and 17), and whether the
+ * current role owns a table (object_ownercheck since 16).
  */
 #if PG_VERSION_NUM >= 140000
 #define uuidv7_oldest_nonremovable_xid(rel) GetOldestNonRemovableTransactionId(rel)
@@ -97,11 +96,6 @@
 	do { ReindexParams params = {0}; reindex_relation(relid, flags, &params); } while (0)
 #else
 #define uuidv7_reindex_relation(relid, flags) reindex_relation(relid, flags, 0)
-#endif
-#if PG_VERSION_NUM >= 170000
-#define uuidv7_lock_held_by_me(tag, mode) LockHeldByMe(tag, mode, false)
-#else
-#define uuidv7_lock_held_by_me(tag, mode) LockHeldByMe(tag, mode)
 #endif
 #if PG_VERSION_NUM >= 160000
 #define uuidv7_is_owner(relid) object_ownercheck(RelationRelationId, relid, GetUserId())

@@ -82,15 +82,13 @@
 static Relation
 open_locked_table(Oid relid)
 {
-	LOCKTAG		tag;
 	Relation	rel;
 
 	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
-	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
-	if (!uuidv7_lock_held_by_me(&tag, AccessExclusiveLock))
+	if (!CheckRelationOidLockedByMe(relid, AccessExclusiveLock, false))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("table \"%s\" is not locked in ACCESS EXCLUSIVE mode", get_rel_name(relid)),
