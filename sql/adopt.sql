@@ -12,6 +12,9 @@ WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits',
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO';
 \set SHOW_CONTEXT never
+-- (adoption's NOTICEs say how far it is, with times of now: not shown here;
+-- test/t/007_upkeep_load.pl reads them)
+SET client_min_messages = warning;
 
 CREATE ROLE "regress_adopt Reader";
 -- (so that a role without superuser running the suite may become it)
@@ -109,6 +112,58 @@ SELECT count(*) AS dropped FROM uuidv7_drop_partitions('"Shop Data"."Live Orders
 SELECT count(*) AS dropped_later FROM uuidv7_drop_partitions('"Shop Data"."Live Orders"',
 	date_trunc('month', now()) + interval '2 months');
 DROP SCHEMA "Shop Data" CASCADE;
+
+-- what points at the table follows it: a view (its options kept), a
+-- trigger (disabled, it stays so), its own foreign key (the adopted table's
+-- attached to the partitioned table's), another table's (re-made, then
+-- validated), a publication; a DEFAULT partition takes rows past the last
+-- period
+CREATE TABLE kinds (kind int PRIMARY KEY);
+INSERT INTO kinds VALUES (1), (2);
+CREATE TABLE followed (id uuid7 PRIMARY KEY, kind int NOT NULL REFERENCES kinds);
+INSERT INTO followed SELECT uuidv7_generate_at(now() - g * interval '1 day'), 1 + g % 2 FROM generate_series(1, 20) g;
+CREATE TABLE follower (followed_id uuid REFERENCES followed ON DELETE CASCADE);
+INSERT INTO follower SELECT id FROM followed;
+CREATE VIEW followed_kinds WITH (security_barrier) AS SELECT kind, count(*) AS n FROM followed GROUP BY kind;
+CREATE FUNCTION pg_temp.nothing() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+CREATE TRIGGER followed_nothing AFTER UPDATE ON followed FOR EACH ROW EXECUTE FUNCTION pg_temp.nothing();
+ALTER TABLE followed DISABLE TRIGGER followed_nothing;
+SET client_min_messages = error;
+CREATE PUBLICATION followed_pub FOR TABLE followed;
+SET client_min_messages = warning;
+CALL uuidv7_adopt_table('followed', '1 month', 'UTC', periods_ahead => 1);
+SELECT conrelid::regclass AS holder, confrelid::regclass AS referenced, convalidated,
+	(SELECT conrelid::regclass FROM pg_constraint p WHERE p.oid = c.conparentid) AS parent_of
+FROM pg_constraint c WHERE contype = 'f' AND conrelid::regclass::text NOT LIKE 'followed_p%'
+	AND (confrelid = 'kinds'::regclass OR (conrelid = 'follower'::regclass AND conparentid = 0))
+ORDER BY 1::text COLLATE "C", 2::text COLLATE "C";
+SELECT pg_get_viewdef('followed_kinds') LIKE '%FROM followed%' AS reads_the_partitioned_table,
+	(SELECT reloptions FROM pg_class WHERE oid = 'followed_kinds'::regclass) AS options,
+	(SELECT sum(n) FROM followed_kinds) AS rows_seen;
+SELECT tgrelid::regclass, tgname, tgenabled FROM pg_trigger WHERE tgname = 'followed_nothing' AND tgparentid = 0;
+SELECT pubname, prrelid::regclass FROM pg_publication_rel r JOIN pg_publication p ON p.oid = r.prpubid
+ORDER BY 2::text COLLATE "C";
+INSERT INTO followed VALUES (uuidv7_generate_at(now() + interval '4 years'), 2) RETURNING tableoid::regclass;
+INSERT INTO follower SELECT id FROM followed WHERE uuidv7_timestamp(id) > now();
+DELETE FROM followed WHERE uuidv7_timestamp(id) > now();
+SELECT count(*) AS followers_left, (SELECT count(*) FROM followed) AS followed_left FROM follower;
+DROP PUBLICATION followed_pub;
+DROP VIEW followed_kinds;
+DROP TABLE follower, followed, kinds;
+
+-- what cannot follow it is refused before anything changes, each object
+-- named: a materialized view, a rule of another table, a foreign key of the
+-- table to itself
+CREATE TABLE stuck (id uuid7 PRIMARY KEY, up uuid REFERENCES stuck);
+CREATE MATERIALIZED VIEW stuck_count AS SELECT count(*) FROM stuck;
+CREATE TABLE stuck_log (id uuid);
+CREATE RULE stuck_log_copy AS ON INSERT TO stuck_log DO ALSO SELECT count(*) FROM stuck;
+\set VERBOSITY default
+CALL uuidv7_adopt_table('stuck', '1 month', 'UTC');
+\set VERBOSITY terse
+SELECT relkind FROM pg_class WHERE oid = 'stuck'::regclass;
+DROP TABLE stuck CASCADE;
+DROP TABLE stuck_log;
 
 -- a plain uuid key: version 7 keys only, counted, and the rule kept as a
 -- validated CHECK that the partitioned table keeps too

@@ -89,3 +89,15 @@ SET default_statistics_target = 1000;
 SELECT count(*) AS findings FROM uuidv7_doctor();
 SET default_statistics_target = 100;
 DROP TABLE big_keyed, small_keyed;
+
+-- a foreign key to a table partitioned on a uuid key, left NOT VALID (an
+-- adoption stopped before it validated those it re-made); validated as the
+-- fix says, nothing is found
+CREATE TABLE parted (id uuid PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE parted_default PARTITION OF parted DEFAULT;
+CREATE TABLE pointing (parted_id uuid);
+ALTER TABLE pointing ADD CONSTRAINT pointing_parted FOREIGN KEY (parted_id) REFERENCES parted NOT VALID;
+SELECT severity, object, problem, fix FROM uuidv7_doctor() WHERE object LIKE '%pointing';
+ALTER TABLE pointing VALIDATE CONSTRAINT pointing_parted;
+SELECT count(*) AS findings FROM uuidv7_doctor() WHERE object LIKE '%pointing';
+DROP TABLE pointing, parted;

@@ -111,6 +111,87 @@ BEGIN
 				  DETAIL = format('Indexes: %s.', kept_name),
 				  HINT = format('A unique index of a partitioned table must hold its partition key "%s" as a column, with no predicate or expression; an exclusion constraint is not supported. Add the key to them, or drop them, first.', key_column);
 	END IF;
+	-- what points at the table follows it to the partitioned table
+	-- (uuidv7_adopt_swap): views, triggers, foreign keys either way, owned
+	-- sequences, publications, the replica identity.  What cannot is
+	-- refused here, before anything changes, each object named.
+	SELECT string_agg(what, '; ' ORDER BY what) INTO kept_name FROM (
+		-- a materialized view holds rows read from the table, and a rule of
+		-- another relation cannot be written again here
+		SELECT format('%s %s', CASE v.relkind WHEN 'm' THEN 'materialized view' ELSE 'rule ' || quote_ident(r.rulename) || ' of' END,
+					  v.oid::regclass) AS what
+		FROM pg_depend d
+			JOIN pg_rewrite r ON r.oid = d.objid
+			JOIN pg_class v ON v.oid = r.ev_class
+		WHERE d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_class'::regclass AND d.refobjid = tbl
+			AND v.oid <> tbl AND (v.relkind = 'm' OR (v.relkind = 'v' AND r.rulename <> '_RETURN') OR v.relkind NOT IN ('v', 'm'))
+		UNION
+		-- a view the caller may not replace
+		SELECT format('view %s (owned by %s)', v.oid::regclass, pg_get_userbyid(v.relowner))
+		FROM pg_depend d
+			JOIN pg_rewrite r ON r.oid = d.objid
+			JOIN pg_class v ON v.oid = r.ev_class
+		WHERE d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_class'::regclass AND d.refobjid = tbl
+			AND v.relkind = 'v' AND r.rulename = '_RETURN' AND NOT pg_has_role(v.relowner, 'USAGE')
+		UNION
+		-- rules of the table itself
+		SELECT format('rule %I of %s', r.rulename, tbl) FROM pg_rewrite r WHERE r.ev_class = tbl
+		UNION
+		-- functions whose SQL body names it, and policies of other tables
+		SELECT format('function %s (its SQL body)', d.objid::regprocedure)
+		FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_class'::regclass AND d.refobjid = tbl
+		UNION
+		SELECT format('policy %I of %s', p.polname, p.polrelid::regclass)
+		FROM pg_depend d JOIN pg_policy p ON p.oid = d.objid
+		WHERE d.classid = 'pg_policy'::regclass AND d.refclassid = 'pg_class'::regclass AND d.refobjid = tbl
+			AND p.polrelid <> tbl
+		UNION
+		-- a row trigger with transition tables, which a partitioned table
+		-- cannot have
+		SELECT format('trigger %I of %s (a row trigger with transition tables)', t.tgname, tbl)
+		FROM pg_trigger t
+		WHERE t.tgrelid = tbl AND NOT t.tgisinternal AND (t.tgtype & 1) = 1
+			AND (t.tgoldtable IS NOT NULL OR t.tgnewtable IS NOT NULL)
+		UNION
+		-- a foreign key of the table to itself: re-made on the partitioned
+		-- table, it would be validated by a scan under the swap's lock
+		SELECT format('foreign key %I of %s, to itself', c.conname, tbl)
+		FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid = tbl AND c.confrelid = tbl
+		UNION
+		-- a foreign key of a partitioned table to it: PostgreSQL before 18
+		-- cannot add one NOT VALID, to validate it beside writers
+		SELECT format('foreign key %I of %s (a partitioned table)', c.conname, c.conrelid::regclass)
+		FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid
+		WHERE c.contype = 'f' AND c.confrelid = tbl AND c.conrelid <> tbl AND c.conparentid = 0
+			AND r.relkind = 'p' AND current_setting('server_version_num')::int < 180000
+		UNION
+		-- a NOT VALID foreign key of its own: PostgreSQL before 18 cannot add
+		-- one to a partitioned table
+		SELECT format('foreign key %I of %s (NOT VALID)', c.conname, tbl)
+		FROM pg_constraint c
+		WHERE c.contype = 'f' AND c.conrelid = tbl AND NOT c.convalidated
+			AND current_setting('server_version_num')::int < 180000
+		UNION
+		-- a replica identity on an index of its own
+		SELECT format('replica identity of %s (an index: %s)', tbl, i.indexrelid::regclass)
+		FROM pg_index i WHERE i.indrelid = tbl AND i.indisreplident
+	) refused;
+	-- a publication that publishes some of its rows or columns only
+	IF current_setting('server_version_num')::int >= 150000 THEN
+		EXECUTE 'SELECT string_agg(format(''publication %I (a row filter or a column list)'', p.pubname), ''; '' ORDER BY p.pubname)
+				 FROM pg_publication_rel r JOIN pg_publication p ON p.oid = r.prpubid
+				 WHERE r.prrelid = $1 AND (r.prqual IS NOT NULL OR r.prattrs IS NOT NULL)'
+			INTO table_name USING tbl;
+		kept_name := nullif(concat_ws('; ', kept_name, table_name), '');
+		SELECT c.relname INTO table_name FROM pg_class c WHERE c.oid = tbl;
+	END IF;
+	IF kept_name IS NOT NULL THEN
+		RAISE EXCEPTION 'table "%" has objects that cannot follow it to a partitioned table', table_name
+			USING ERRCODE = 'feature_not_supported',
+				  DETAIL = format('%s.', kept_name),
+				  HINT = 'Drop each of them first (or, for a replica identity on an index, set REPLICA IDENTITY DEFAULT or FULL), adopt the table, then make them again on it: views, foreign keys and triggers of the table follow it by themselves.';
+	END IF;
+
 	kept_name := table_name || '_adopted';
 	IF octet_length(kept_name) > 63 OR to_regclass(format('%I.%I', schema_name, kept_name)) IS NOT NULL THEN
 		RAISE EXCEPTION 'cannot name the adopted table "%"', kept_name
@@ -170,12 +251,20 @@ COMMENT ON FUNCTION uuidv7_adopt_span(pg_catalog.regclass, pg_catalog.name, pg_c
 'step 2 of uuidv7_adopt_table: the partition bounds of the periods the table''s rows fall in, up to the end of the period after the current one, and when the last one ends';
 
 -- Step 3: the catalog swap, under ACCESS EXCLUSIVE on the table (taken in
--- short tries, giving up after lock_wait) until the caller commits: the table and its indexes renamed to <name>_adopted (so
--- that the parent's indexes take the old names), the partitioned table of
--- its name made LIKE it, the table attached as the partition of
--- [lower_bound, upper_bound) (its validated CHECK uuidv7_adopt_bounds spares
--- the scan, and is dropped), owner, comment, grants, row security and
--- policies carried over.  Returns the partitioned table.
+-- short tries, giving up after lock_wait) until the caller commits: the
+-- table and its indexes renamed to <name>_adopted (so that the parent's
+-- indexes take the old names), the partitioned table of its name made LIKE
+-- it, the table attached as the partition of [lower_bound, upper_bound) (its
+-- validated CHECK uuidv7_adopt_bounds spares the scan, and is dropped),
+-- owner, comment, grants, row security and policies carried over, and what
+-- points at the table moved to the partitioned table: views (written again,
+-- as they were), triggers, the table's foreign keys (those of the adopted
+-- table attached to them, nothing scanned), other tables' foreign keys to
+-- it (NOT VALID: the caller validates them after, beside writers), the
+-- sequences its columns own, its publications and its replica identity; and
+-- a DEFAULT partition, <name>_default, for rows past the last period.  The
+-- tables whose foreign keys are re-made and those the table's reference
+-- are locked in the same short tries.  Returns the partitioned table.
 CREATE FUNCTION uuidv7_adopt_swap(tbl pg_catalog.regclass, key_column pg_catalog.name,
 								  lower_bound pg_catalog.uuid, upper_bound pg_catalog.uuid,
 								  lock_wait pg_catalog.interval DEFAULT '1 minute')
@@ -187,16 +276,54 @@ DECLARE
 	schema_name name;
 	table_name name;
 	kept_name text;
+	default_name text;
 	parent regclass;
 	kept regclass := tbl;
+	related regclass[];
 	idx record;
 	acl record;
 	pol record;
+	obj record;
+	-- what points at the table, as written before the swap: views (name,
+	-- options, query), triggers (name, state, definition), the table's
+	-- foreign keys (name, definition), other tables' (table, name,
+	-- definition)
+	views text[][] := '{}';
+	triggers text[][] := '{}';
+	own_keys text[][] := '{}';
+	their_keys text[][] := '{}';
+	identity "char";
 BEGIN
-	SELECT n.nspname, c.relname INTO schema_name, table_name
+	SELECT n.nspname, c.relname, c.relreplident INTO schema_name, table_name, identity
 	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = tbl;
 	kept_name := table_name || '_adopted';
-	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['ACCESS EXCLUSIVE'], lock_wait);
+	-- the tables whose foreign keys point at it, and those its own point at
+	SELECT coalesce(array_agg(DISTINCT t.rel), '{}') INTO related
+	FROM (SELECT c.conrelid AS rel FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid = tbl
+		  UNION SELECT c.confrelid FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid = tbl) t
+	WHERE t.rel <> tbl;
+	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl] || related,
+											   ARRAY['ACCESS EXCLUSIVE'] || array_fill('SHARE ROW EXCLUSIVE'::text, ARRAY[cardinality(related)]),
+											   lock_wait);
+
+	-- what points at it, as written now, naming the table by its name (the
+	-- search path is pg_catalog's: every name comes qualified)
+	SELECT coalesce(array_agg(ARRAY[v.oid::regclass::text, coalesce(array_to_string(v.reloptions, ', '), ''),
+									pg_get_viewdef(v.oid)] ORDER BY v.oid), '{}') INTO views
+	FROM (SELECT DISTINCT c.oid, c.reloptions
+		  FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid JOIN pg_class c ON c.oid = r.ev_class
+		  WHERE d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_class'::regclass AND d.refobjid = tbl
+			  AND c.relkind = 'v' AND c.oid <> tbl) v;
+	SELECT coalesce(array_agg(ARRAY[t.tgname::text, t.tgenabled::text, pg_get_triggerdef(t.oid)] ORDER BY t.tgname), '{}')
+	INTO triggers
+	FROM pg_trigger t WHERE t.tgrelid = tbl AND NOT t.tgisinternal;
+	SELECT coalesce(array_agg(ARRAY[c.conname::text, pg_get_constraintdef(c.oid)] ORDER BY c.conname), '{}') INTO own_keys
+	FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid = tbl AND c.confrelid <> tbl;
+	SELECT coalesce(array_agg(ARRAY[c.conrelid::regclass::text, c.conname::text,
+									regexp_replace(pg_get_constraintdef(c.oid), ' NOT VALID$', '')]
+							  ORDER BY c.conrelid, c.conname), '{}') INTO their_keys
+	FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid = tbl AND c.conrelid <> tbl AND c.conparentid = 0;
+
 	EXECUTE format('ALTER TABLE %s RENAME TO %I', tbl, kept_name);
 	FOR idx IN SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = kept LOOP
 		EXECUTE format('ALTER INDEX %I.%I RENAME TO %I', schema_name, idx.relname,
@@ -246,12 +373,63 @@ BEGIN
 					   ' USING (' || pg_get_expr(pol.polqual, pol.polrelid) || ')',
 					   ' WITH CHECK (' || pg_get_expr(pol.polwithcheck, pol.polrelid) || ')');
 	END LOOP;
+
+	-- what pointed at the table now points at the partitioned table
+	FOR i IN 1..coalesce(array_length(views, 1), 0) LOOP
+		EXECUTE format('CREATE OR REPLACE VIEW %s%s AS %s', views[i][1],
+					   CASE WHEN views[i][2] <> '' THEN format(' WITH (%s)', views[i][2]) ELSE '' END, views[i][3]);
+	END LOOP;
+	FOR i IN 1..coalesce(array_length(triggers, 1), 0) LOOP
+		EXECUTE format('DROP TRIGGER %I ON %s', triggers[i][1], kept);
+		EXECUTE triggers[i][3];
+		IF triggers[i][2] <> 'O' THEN
+			EXECUTE format('ALTER TABLE %s %s TRIGGER %I', parent,
+						   CASE triggers[i][2] WHEN 'D' THEN 'DISABLE' WHEN 'R' THEN 'ENABLE REPLICA'
+											   ELSE 'ENABLE ALWAYS' END, triggers[i][1]);
+		END IF;
+	END LOOP;
+	FOR i IN 1..coalesce(array_length(own_keys, 1), 0) LOOP
+		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I %s', parent, own_keys[i][1], own_keys[i][2]);
+	END LOOP;
+	FOR i IN 1..coalesce(array_length(their_keys, 1), 0) LOOP
+		EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', their_keys[i][1], their_keys[i][2]);
+		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I %s NOT VALID', their_keys[i][1], their_keys[i][2], their_keys[i][3]);
+	END LOOP;
+	FOR obj IN
+		SELECT d.objid::regclass AS seq, a.attname
+		FROM pg_depend d
+			JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'
+			JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
+		WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass AND d.refobjid = kept
+			AND d.deptype = 'a'
+	LOOP
+		EXECUTE format('ALTER SEQUENCE %s OWNED BY %s.%I', obj.seq, parent, obj.attname);
+	END LOOP;
+	FOR obj IN
+		SELECT p.pubname FROM pg_publication_rel r JOIN pg_publication p ON p.oid = r.prpubid WHERE r.prrelid = kept
+	LOOP
+		EXECUTE format('ALTER PUBLICATION %I ADD TABLE %s', obj.pubname, parent);
+	END LOOP;
+	IF identity IN ('f', 'n') THEN
+		EXECUTE format('ALTER TABLE %s REPLICA IDENTITY %s', parent, CASE identity WHEN 'f' THEN 'FULL' ELSE 'NOTHING' END);
+	END IF;
+
+	-- rows past the last period (ids made by clients, a scheduler that fell
+	-- behind) wait in DEFAULT rather than fail
+	default_name := left(table_name, 55) || '_default';
+	IF to_regclass(format('%I.%I', schema_name, default_name)) IS NULL THEN
+		EXECUTE format('CREATE TABLE %I.%I PARTITION OF %s DEFAULT', schema_name, default_name, parent);
+	ELSE
+		RAISE NOTICE 'uuidv7_adopt_table: no DEFAULT partition made for %: the name %.% is taken', parent,
+			quote_ident(schema_name), quote_ident(default_name)
+			USING HINT = format('Make one with CREATE TABLE ... PARTITION OF %s DEFAULT, so that rows past the last period do not fail.', parent);
+	END IF;
 	RETURN parent;
 END
 $function$;
 
 COMMENT ON FUNCTION uuidv7_adopt_swap(pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid, pg_catalog.interval) IS
-'step 3 of uuidv7_adopt_table: the catalog swap that makes the table the partition of [lower_bound, upper_bound) of a new partitioned table of its name, with its owner, comment, grants, row security and policies; returns the new table';
+'step 3 of uuidv7_adopt_table: the catalog swap that makes the table the partition of [lower_bound, upper_bound) of a new partitioned table of its name, with its owner, comment, grants, row security and policies, the views, triggers, foreign keys, owned sequences, publications and replica identity that pointed at it, and a DEFAULT partition; returns the new table';
 
 -- The steps, committing between them.  (No SET clause: a procedure with one
 -- cannot commit; each transaction sets its own search_path.)  Every lock
@@ -273,6 +451,9 @@ DECLARE
 	plain_uuid boolean;
 	rule_check text;
 	not_v7 bigint;
+	their_keys text[][];
+	carried text;
+	made bigint;
 	lower_bound uuid;
 	upper_bound uuid;
 	upper_time timestamptz;
@@ -299,11 +480,13 @@ BEGIN
 	WHERE p.oid = tbl AND p.relkind = 'p' AND c.relnamespace = p.relnamespace AND c.relname = p.relname || '_adopted';
 	IF parent IS NULL THEN
 		SELECT * INTO table_name, key_column, plain_uuid FROM @extschema@.uuidv7_adopt_check(tbl);
+		RAISE NOTICE 'uuidv7_adopt_table: % checked, keyed by %', tbl, quote_ident(key_column);
 
 		-- every key must be a UUIDv7: a plain uuid key is scanned (ACCESS
 		-- SHARE) and then keeps the rule as a validated CHECK; a uuid7 key has it
 		rule_check := left(table_name, 50) || '_uuidv7_key';
 		IF plain_uuid THEN
+			RAISE NOTICE 'uuidv7_adopt_table: reading every key of % for version 7 (a scan, beside reads and writes)', tbl;
 			EXECUTE format('SELECT count(*) FROM %s WHERE @extschema@.uuidv7_timestamp(%I) IS NULL', tbl, key_column)
 				INTO not_v7;
 			IF not_v7 > 0 THEN
@@ -322,6 +505,7 @@ BEGIN
 				PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 			END IF;
 			PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+			RAISE NOTICE 'uuidv7_adopt_table: validating % of % (a scan, beside reads and writes)', quote_ident(rule_check), tbl;
 			EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', tbl, rule_check);
 			COMMIT;
 			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
@@ -346,11 +530,27 @@ BEGIN
 			upper_time := @extschema@.uuidv7_timestamp(upper_bound);
 		END IF;
 		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+		RAISE NOTICE 'uuidv7_adopt_table: validating the bounds of % (a scan, beside reads and writes)', tbl;
 		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT uuidv7_adopt_bounds', tbl);
 		COMMIT;
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 
+		-- other tables' foreign keys to it, re-made NOT VALID by the swap and
+		-- validated after it (those that were valid)
+		SELECT coalesce(array_agg(ARRAY[c.conrelid::regclass::text, c.conname::text] ORDER BY c.conrelid, c.conname), '{}')
+		INTO their_keys
+		FROM pg_constraint c
+		WHERE c.contype = 'f' AND c.confrelid = tbl AND c.conrelid <> tbl AND c.conparentid = 0 AND c.convalidated;
+		SELECT concat_ws(', ',
+			nullif(format('views: %s', (SELECT count(DISTINCT r.ev_class) FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid
+										WHERE d.classid = 'pg_rewrite'::regclass AND d.refobjid = tbl AND r.ev_class <> tbl)), 'views: 0'),
+			nullif(format('triggers: %s', (SELECT count(*) FROM pg_trigger WHERE tgrelid = tbl AND NOT tgisinternal)), 'triggers: 0'),
+			nullif(format('foreign keys: %s', (SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND (conrelid = tbl OR confrelid = tbl)
+												AND conparentid = 0)), 'foreign keys: 0'))
+		INTO carried;
 		parent := @extschema@.uuidv7_adopt_swap(tbl, key_column, lower_bound, upper_bound, lock_wait);
+		RAISE NOTICE '%', format('uuidv7_adopt_table: %s is partitioned by %I, its rows the partition %s%s',
+								 parent, key_column, tbl, coalesce('; moved to it: ' || nullif(carried, ''), ''));
 	ELSE
 		SELECT p.period_end INTO upper_time
 		FROM @extschema@.uuidv7_partitions(parent) p JOIN pg_class c ON c.oid = p.partition
@@ -360,10 +560,25 @@ BEGIN
 	-- the next periods, ahead of the rows that will need them, in the
 	-- swap's transaction: the table is never without them
 	IF periods_ahead > 0 AND upper_time IS NOT NULL THEN
-		PERFORM count(*) FROM @extschema@.uuidv7_create_partitions(parent, upper_time, upper_time + step * periods_ahead,
-																	step, zone, lock_wait);
+		SELECT count(*) FILTER (WHERE c.created) INTO made
+		FROM @extschema@.uuidv7_create_partitions(parent, upper_time, upper_time + step * periods_ahead,
+												  step, zone, lock_wait) c;
+		RAISE NOTICE 'uuidv7_adopt_table: % periods made ahead', made;
 	END IF;
 	COMMIT;
+
+	-- the foreign keys re-made NOT VALID, validated one by one, beside
+	-- writers (SHARE UPDATE EXCLUSIVE on the table that holds one, ROW SHARE
+	-- on this one)
+	FOR i IN 1..coalesce(array_length(their_keys, 1), 0) LOOP
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[their_keys[i][1]::regclass], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+		RAISE NOTICE 'uuidv7_adopt_table: validating foreign key % of % (a scan beside writers)', quote_ident(their_keys[i][2]), their_keys[i][1];
+		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', their_keys[i][1], their_keys[i][2]);
+		COMMIT;
+	END LOOP;
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	RAISE NOTICE 'uuidv7_adopt_table: % adopted', parent;
 END
 $procedure$;
 

@@ -140,6 +140,28 @@ BEGIN
 		RETURN NEXT;
 	END LOOP;
 
+	-- foreign keys to a table partitioned on a uuid key left NOT VALID (an
+	-- adoption stopped before it validated those it re-made): new rows are
+	-- checked, the rows from before are not yet
+	FOR t IN
+		SELECT c.conrelid::regclass AS holder, c.conname, c.confrelid::regclass AS referenced
+		FROM pg_constraint c
+			JOIN pg_partitioned_table pt ON pt.partrelid = c.confrelid
+			JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = pt.partattrs[0]
+			JOIN pg_type ty ON ty.oid = a.atttypid
+		WHERE c.contype = 'f' AND NOT c.convalidated AND c.conparentid = 0 AND pt.partstrat = 'r'
+			AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+			AND has_table_privilege(c.conrelid, 'SELECT')
+		ORDER BY 1, 2
+	LOOP
+		severity := 'notice';
+		object := t.holder::text;
+		problem := format('its foreign key %I to %s is NOT VALID: the rows written before it was made are not checked (validating it scans them, beside reads and writes)',
+						  t.conname, t.referenced);
+		fix := format('ALTER TABLE %s VALIDATE CONSTRAINT %I;', t.holder, t.conname);
+		RETURN NEXT;
+	END LOOP;
+
 	-- tables of a million rows or more keyed by a uuid whose histogram keeps
 	-- the default number of buckets: PostgreSQL cannot interpolate inside a
 	-- bucket of uuids, so a time range narrower than one bucket is
@@ -254,4 +276,4 @@ END
 $function$;
 
 COMMENT ON FUNCTION uuidv7_doctor() IS
-'problems with what uuidv7 is used for, on what the calling role may read: partitions about to run out, rows waiting in DEFAULT or late rows of retired periods, adoptions stopped before their swap, uuidv7_time_ops members missing, a Citus distribution column typed uuid7, a public-id key file refused or without this database''s keys, keys being rotated';
+'problems with what uuidv7 is used for, on what the calling role may read: partitions about to run out, rows waiting in DEFAULT (and how they will move) or late rows of retired periods, adoptions stopped before their swap or before validating the foreign keys they re-made, uuidv7_time_ops members missing, a Citus distribution column typed uuid7, a public-id key file refused or without this database''s keys, keys being rotated';

@@ -91,6 +91,7 @@ WITH d AS (DELETE FROM ev WHERE id = doomed_key(:k) RETURNING 1) INSERT INTO del
 },
 	legacy => "BEGIN;\n"
 	  . "INSERT INTO legacy (client, at) VALUES (:client_id, clock_timestamp());\n" x 5
+	  . "INSERT INTO legacy_items (legacy_id) SELECT id FROM legacy WHERE client = :client_id ORDER BY id DESC LIMIT 1;\n"
 	  . "END;\n");
 for my $name (keys %script)
 {
@@ -161,8 +162,18 @@ is( sql("SELECT count(*) FROM ev_default
 note('partitions: ' . sql("SELECT string_agg(partition::text, ' ' ORDER BY period_start NULLS LAST) FROM uuidv7_partitions('ev')"));
 
 # adoption of a live table while it is written to
-sql("CREATE TABLE legacy (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), client int NOT NULL, at timestamptz NOT NULL);
-	INSERT INTO legacy SELECT uuidv7_generate_at(now() - g * interval '1 hour'), 0, now() FROM generate_series(1, 2000) g");
+# (with what points at it: another table's foreign key, which the writers
+# use, a view, a trigger, a column's own sequence)
+sql("CREATE TABLE legacy (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), client int NOT NULL, at timestamptz NOT NULL,
+		n bigserial, touched int NOT NULL DEFAULT 0);
+	INSERT INTO legacy SELECT uuidv7_generate_at(now() - g * interval '1 hour'), 0, now() FROM generate_series(1, 2000) g;
+	CREATE TABLE legacy_items (legacy_id uuid NOT NULL REFERENCES legacy);
+	INSERT INTO legacy_items SELECT id FROM legacy;
+	CREATE VIEW legacy_by_client AS SELECT client, count(*) AS rows FROM legacy GROUP BY client;
+	CREATE FUNCTION legacy_touch() RETURNS trigger LANGUAGE plpgsql AS \$\$
+		BEGIN NEW.touched := 1; RETURN NEW; END \$\$;
+	CREATE TRIGGER legacy_touch BEFORE INSERT ON legacy FOR EACH ROW EXECUTE FUNCTION legacy_touch();
+	ANALYZE legacy");
 my $writers = pgbench_start($node, $db, {}, '-c', 4, '-j', 2, '-T', 8, '-f', "$dir/legacy.sql");
 sleep(2);
 my ($adopt_rc, $adopt_out, $adopt_err) = $node->psql($db, "CALL uuidv7_adopt_table('legacy', '1 month', 'UTC')");
@@ -173,6 +184,27 @@ ok($writers_ok && $writers_out !~ /aborted/ && ($processed // 0) > 0, 'the write
   or diag($writers_out);
 is(sql("SELECT count(*) || ' ' || (SELECT relkind::text FROM pg_class WHERE oid = 'legacy'::regclass) FROM legacy"),
 	(2000 + ($processed // 0) * 5) . ' p', 'legacy partitioned, every row committed found');
+# it said what it did, as it went
+like($adopt_err, qr/legacy checked, keyed by id.*validating the bounds.*partitioned by id.*moved to it: views: 1, triggers: 1, foreign keys: 1.*periods made ahead.*validating foreign key legacy_items_legacy_id_fkey.*legacy adopted/s,
+	'adoption reports each step, and what it moved');
+# what pointed at the table points at the partitioned one: the foreign key
+# (validated, and kept by a new row of a new period), the view, the
+# trigger, the sequence; and rows past the last period go to DEFAULT
+is( sql("SELECT confrelid::regclass || ' ' || convalidated FROM pg_constraint
+		WHERE conrelid = 'legacy_items'::regclass AND contype = 'f' AND conparentid = 0"),
+	'legacy true', 'the foreign key references the partitioned table, validated');
+is( sql("INSERT INTO legacy (id, client, at) VALUES (uuidv7_generate_at(now() + interval '2 months'), 9, now());
+		INSERT INTO legacy_items SELECT id FROM legacy WHERE client = 9 RETURNING (SELECT touched FROM legacy WHERE client = 9)"),
+	'1', 'a row of a later period: its trigger fired, and a row of another table references it');
+is( sql("SELECT (SELECT sum(rows) FROM legacy_by_client) = (SELECT count(*) FROM legacy)
+		AND (SELECT count(*) FROM legacy_items) = (SELECT count(*) FROM legacy_items i JOIN legacy l ON l.id = i.legacy_id)"),
+	't', 'the view reads every row, every item has its row');
+is( sql("SELECT d.refobjid::regclass FROM pg_depend d
+		WHERE d.objid = pg_get_serial_sequence('legacy', 'n')::regclass AND d.deptype = 'a'"),
+	'legacy', 'the sequence belongs to the partitioned table');
+is( sql("INSERT INTO legacy (id, client, at) VALUES (uuidv7_generate_at(now() + interval '5 years'), 9, now())
+		RETURNING tableoid::regclass"),
+	'legacy_default', 'a row past the last period waits in DEFAULT');
 
 # schedulers at once, with overlapping spans (specs/upkeep_overlap.spec has
 # the interleavings): session s creates the six months from month s % 4 of
