@@ -1,7 +1,9 @@
 -- public ids: a keyed, reversible face of a UUIDv7 that looks like a random
 -- version 4 UUID (src/public_id.c).  STABLE: they read the scheme setting
 -- and the keys of the key file uuidv7.public_id_key_file names, for this
--- session's database.  The SQL edition cannot keep a key from the roles that use it
+-- session's database, the same all through a transaction.  PARALLEL
+-- RESTRICTED: a parallel worker takes the keys published when it starts,
+-- which a reload may have changed since its leader took them.  The SQL edition cannot keep a key from the roles that use it
 -- (a setting it reads is a setting they read), so there they only say so.
 --#if sql
 
@@ -23,9 +25,9 @@ COMMENT ON FUNCTION uuidv7_public_ids_unavailable() IS
 CREATE FUNCTION uuidv7_to_public(id pg_catalog.uuid) RETURNS pg_catalog.uuid
 --#if c
 AS 'MODULE_PATHNAME', 'uuidv7_to_public'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 --#else
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
+LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
 AS $function$
 SELECT @extschema@.uuidv7_public_ids_unavailable()
 $function$;
@@ -37,9 +39,9 @@ COMMENT ON FUNCTION uuidv7_to_public(pg_catalog.uuid) IS
 CREATE FUNCTION uuidv7_from_public(public_id pg_catalog.uuid) RETURNS pg_catalog.uuid
 --#if c
 AS 'MODULE_PATHNAME', 'uuidv7_from_public'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 --#else
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
+LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
 AS $function$
 SELECT @extschema@.uuidv7_public_ids_unavailable()
 $function$;
@@ -51,9 +53,9 @@ COMMENT ON FUNCTION uuidv7_from_public(pg_catalog.uuid) IS
 CREATE FUNCTION uuidv7_from_public_all(public_id pg_catalog.uuid) RETURNS pg_catalog.uuid[]
 --#if c
 AS 'MODULE_PATHNAME', 'uuidv7_from_public_all'
-LANGUAGE C STABLE STRICT PARALLEL SAFE;
+LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
 --#else
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
+LANGUAGE sql STABLE STRICT PARALLEL RESTRICTED
 AS $function$
 SELECT ARRAY[@extschema@.uuidv7_public_ids_unavailable()]
 $function$;

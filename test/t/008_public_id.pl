@@ -191,8 +191,9 @@ my $parallel = sql(q{CREATE TABLE many AS SELECT uuidv7_generate() AS id FROM ge
 	SELECT 'serial ' || sum(hashtext(uuidv7_to_public(id)::text)) || ' ' || count(*) FILTER (WHERE uuidv7_from_public(uuidv7_to_public(id)) = id) FROM many;});
 my ($in_parallel) = $parallel =~ /^parallel (.*)$/m;
 my ($in_serial) = $parallel =~ /^serial (.*)$/m;
-is(count_of(qr/Partial Aggregate/, $parallel) . " $in_parallel", "1 $in_serial",
-	'a parallel plan (workers making public ids) gives the serial plan\'s public ids');
+is( count_of(qr/Gather/, $parallel) . ' ' . count_of(qr/Partial Aggregate/, $parallel) . " $in_parallel",
+	"1 0 $in_serial",
+	'a parallel plan makes its public ids in the leader (PARALLEL RESTRICTED), the serial plan\'s');
 like($in_serial, qr/ 200000$/, 'all round-tripping');
 
 # FF1 hides every bit; uuidv47, for contrast, sends 74 as they are
@@ -289,6 +290,59 @@ is($logged, 2, 'the postmaster logged each refusal once, naming the file');
 # a new key, the old one second: every public id changes, the old ones still read
 write_keys("* $key2", "* $key1");
 reload();
+
+# one key set a transaction: a reload in the middle of one (the session
+# reads the configuration again before its next statement) changes none of
+# its public ids; the next transaction takes the new keys
+{
+	local $ENV{UUIDV7_KEY_FILE} = $key_file;
+	local $ENV{UUIDV7_NEXT_KEY} = $key3;
+	my $ids = sql(q{SET uuidv7.public_id_scheme = ff1;
+		BEGIN;
+		SELECT 'first ' || uuidv7_to_public(id) FROM fixed WHERE n = 1;
+		\! printf '* %s\n' "$UUIDV7_NEXT_KEY" > "$UUIDV7_KEY_FILE.new" && chmod 600 "$UUIDV7_KEY_FILE.new" && mv "$UUIDV7_KEY_FILE.new" "$UUIDV7_KEY_FILE"
+		SELECT 'reloaded ' || pg_reload_conf();
+		SELECT 'slept ' || pg_sleep(0.5);
+		SELECT 'again ' || uuidv7_to_public(id) FROM fixed WHERE n = 1;
+		COMMIT;
+		SELECT 'next ' || uuidv7_to_public(id) FROM fixed WHERE n = 1;});
+	my %id = $ids =~ /^(first|again|next) (\S+)$/mg;
+	is( ($id{first} eq $id{again} ? 'same' : 'changed') . ' ' . ($id{first} eq $id{next} ? 'same' : 'changed'),
+		'same changed',
+		'a reload in the middle of a transaction changes none of its public ids; the next transaction\'s change');
+	write_keys("* $key2", "* $key1");
+	reload();
+}
+
+# no key in the memory of a process that never used one: the postmaster's
+# copy of the file is not inherited (its private pages read through
+# /proc, as the server's OS user may; shared memory, which holds what every
+# session uses, left out)
+SKIP:
+{
+	my $backend = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
+			'-c', 'SELECT pg_sleep(30)' ], '>', \my $sleep_out, '2>', \my $sleep_err);
+	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'")
+	  or die 'no sleeping session';
+	my $pid = sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'");
+	open my $maps, '<', "/proc/$pid/maps" or skip("cannot read /proc/$pid/maps", 1);
+	open my $mem, '<:raw', "/proc/$pid/mem" or skip("cannot read /proc/$pid/mem", 1);
+	my $found = 0;
+	my %raw = map { $_ => pack('H*', $_) } @keys;
+	while (my $line = <$maps>)
+	{
+		my ($from, $to, $perms) = $line =~ /^([0-9a-f]+)-([0-9a-f]+) (\S+)/ or next;
+		next unless $perms =~ /^r.-p/;
+		my $size = hex($to) - hex($from);
+		next if $size > 256 * 1024 * 1024;
+		seek($mem, hex($from), 0) or next;
+		my $bytes = '';
+		defined(sysread($mem, $bytes, $size)) or next;
+		$found += grep { index($bytes, $raw{$_}) >= 0 } @keys;
+	}
+	$backend->kill_kill;
+	is($found, 0, 'no key in the private memory of a session that never used one');
+}
 is( sql('SET uuidv7.public_id_scheme = ff1;
 		SELECT count(*) FILTER (WHERE uuidv7_to_public(f.id) = b.p),
 			   count(*) FILTER (WHERE uuidv7_from_public(uuidv7_to_public(f.id)) = f.id),

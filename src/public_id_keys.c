@@ -1,0 +1,712 @@
+/*-------------------------------------------------------------------------
+ *
+ * public_id_keys.c
+ *	  The keys of public ids: the key file read and checked, published in
+ *	  shared memory, and the key set each transaction uses.
+ *
+ * The keys come from a key file that uuidv7.public_id_key_file names and
+ * that only the server's OS user can read, with the permissions PostgreSQL
+ * demands of ssl_key_file; one key a line, for a database or for any
+ * database ("*").  Keys typed into SQL would be seen by whoever reads
+ * pg_stat_activity, pg_stat_statements or the log; a key file is read by
+ * the server, at start and at every reload, and by nothing else.  Each
+ * session uses its own database's keys, so that a database's owner cannot
+ * decode another database's public ids.  What anybody is shown of the keys
+ * is a fingerprint, and only superusers and members of
+ * pg_read_all_settings are shown even that.  Key bytes are wiped from
+ * memory when they are replaced, and no message ever carries one.
+ *
+ * IDENTIFICATION
+ *	  src/public_id_keys.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "access/xact.h"
+#include "catalog/pg_authid.h"
+#include "commands/dbcommands.h"	/* get_database_name (before 19) */
+#include "miscadmin.h"
+#include "port/atomics.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+#include "utils/acl.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "compat.h"
+#include "public_id.h"
+#include "siphash.h"
+
+/* lines of a key file, and its size */
+#define PUBLIC_ID_MAX_LINES		1024
+#define PUBLIC_ID_MAX_FILE_SIZE	(256 * 1024)
+
+/* a line of the key file */
+typedef struct PublicIdKeyLine
+{
+	char		database[NAMEDATALEN];	/* "*": any database without lines */
+	PublicIdKey key;
+} PublicIdKeyLine;
+
+typedef struct PublicIdKeyFile
+{
+	int			nlines;
+	PublicIdKeyLine lines[PUBLIC_ID_MAX_LINES];
+} PublicIdKeyFile;
+
+/* GUC uuidv7.public_id_key_file: where the keys are (not a secret) */
+static char *public_id_key_file = NULL;
+
+/*
+ * The key file as the postmaster read it last.  Only the postmaster (or a
+ * single-user server) reads the file, at start and at each reload, and
+ * publishes what it read in shared memory, so that every session and
+ * parallel worker uses the keys of the last reload, whenever it handles
+ * the reload itself.  Its own copy serves to publish them again when
+ * shared memory is made anew (after a crash).  In this process's memory,
+ * never the GUC machinery's, so that the bytes of keys replaced are wiped
+ * rather than merely freed, and in pages of its own that a forked process
+ * gets zeroed (MADV_WIPEONFORK), so that no session or worker holds the keys
+ * of every database unless it uses them (postmaster_copy).
+ */
+static PublicIdKeyFile *loaded_file = NULL;
+static bool file_loaded = false;
+
+/* why the last reading of the key file was refused, if it was */
+static char key_file_refused[256] = "";
+
+/*
+ * Was the library loaded by shared_preload_libraries?  Only then is the key
+ * file read; a session that loads the library itself reads no key.
+ */
+static bool public_id_preloaded = false;
+
+/* what the postmaster published: a sequence lock, odd while it writes */
+typedef struct PublicIdShared
+{
+	pg_atomic_uint64 generation;
+	bool		loaded;
+	char		refused[sizeof(key_file_refused)];
+	PublicIdKeyFile file;
+} PublicIdShared;
+
+static PublicIdShared *shared_keys = NULL;
+
+#if PG_VERSION_NUM >= 150000
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+#endif
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+/*
+ * This session's database's keys, chosen from what was published last
+ * (generation 0: not read yet), and the refusal published with them.
+ */
+static PublicIdKeys database_keys;
+static uint64 database_keys_generation = 0;
+static char session_refused[sizeof(key_file_refused)] = "";
+
+/*
+ * The keys this transaction uses: taken at its first public id, from what
+ * was published then, and kept until it ends, whatever a reload publishes
+ * meanwhile (a STABLE function answers the same all along).  Wiped at its
+ * end.
+ */
+static PublicIdKeys transaction_keys;
+static uint64 transaction_keys_generation = 0;
+static bool transaction_keys_taken = false;
+
+/* what the mapping of ids forgets of keys replaced (its AES contexts) */
+static void (*forget_keys) (void) = NULL;
+
+/*
+ * A fingerprint of a key that reveals nothing of it: the first 32 bits of
+ * SipHash-2-4, under the key, of a fixed message.
+ */
+static void
+set_fingerprint(PublicIdKey *key)
+{
+	static const char message[] = "uuidv7 public id key fingerprint";
+	uint64		hash = siphash24(key->bytes, (const uint8 *) message,
+								 sizeof(message) - 1);
+
+	snprintf(key->fingerprint, sizeof(key->fingerprint), "%08x",
+			 (unsigned int) (hash >> 32));
+}
+
+static int
+hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* the next whitespace-separated word of a line, NUL-terminated in place */
+static char *
+next_word(char **line)
+{
+	char	   *word = *line;
+	char	   *end;
+
+	while (*word == ' ' || *word == '\t')
+		word++;
+	if (*word == '\0')
+		return NULL;
+	end = word;
+	while (*end != '\0' && *end != ' ' && *end != '\t')
+		end++;
+	*line = *end != '\0' ? end + 1 : end;
+	*end = '\0';
+	return word;
+}
+
+/*
+ * Whether the key file may hold secrets: the rules PostgreSQL applies to
+ * ssl_key_file (be-secure-common.c).  Owned by the server's OS user, no
+ * group or other access; owned by root, group read at most.
+ */
+static bool
+key_file_permissions_ok(const struct stat *st, char *why, size_t whylen)
+{
+	if (!S_ISREG(st->st_mode))
+		snprintf(why, whylen, "it is not a regular file");
+	else if (st->st_uid != geteuid() && st->st_uid != 0)
+		snprintf(why, whylen, "it must be owned by the database server's user or by root");
+	else if (st->st_uid == geteuid() && (st->st_mode & (S_IRWXG | S_IRWXO)))
+		snprintf(why, whylen, "it has group or world access; owned by the database server's user, it must be u=rw (0600) or less");
+	else if (st->st_uid == 0 && (st->st_mode & (S_IWGRP | S_IXGRP | S_IRWXO)))
+		snprintf(why, whylen, "it has more than group read access; owned by root, it must be u=rw,g=r (0640) or less");
+	else
+		return true;
+	return false;
+}
+
+/*
+ * Parse the key file's text: one key a line, "DATABASE KEY", DATABASE a
+ * database's name or "*", KEY 32 hexadecimal digits; blank lines and lines
+ * that start with # are skipped.  On a fault, say where and which rule in
+ * *why, never what the line holds.
+ */
+static bool
+parse_key_file(char *contents, PublicIdKeyFile *file, char *why, size_t whylen)
+{
+	char	   *line = contents;
+	int			lineno = 0;
+	int			lines[PUBLIC_ID_MAX_LINES];
+
+	file->nlines = 0;
+	/* (a byte order mark before the first line is no part of it) */
+	if (strncmp(line, "\xEF\xBB\xBF", 3) == 0)
+		line += 3;
+	while (line != NULL)
+	{
+		char	   *next = strchr(line, '\n');
+		char	   *database;
+		char	   *hex;
+		PublicIdKeyLine *entry;
+
+		if (next != NULL)
+			*next++ = '\0';
+		lineno++;
+		if (strchr(line, '\r') != NULL)
+			*strchr(line, '\r') = '\0';
+		database = next_word(&line);
+		if (database == NULL || database[0] == '#')
+		{
+			line = next;
+			continue;
+		}
+		hex = next_word(&line);
+		if (hex == NULL || next_word(&line) != NULL)
+		{
+			snprintf(why, whylen, "line %d is not a database name and a key", lineno);
+			return false;
+		}
+		if (strlen(database) >= NAMEDATALEN)
+		{
+			snprintf(why, whylen, "the database name on line %d is longer than %d bytes", lineno, NAMEDATALEN - 1);
+			return false;
+		}
+		if (file->nlines == PUBLIC_ID_MAX_LINES)
+		{
+			snprintf(why, whylen, "it has more than %d keys", PUBLIC_ID_MAX_LINES);
+			return false;
+		}
+		entry = &file->lines[file->nlines];
+		if (strlen(hex) != 2 * PUBLIC_ID_KEY_BYTES)
+		{
+			snprintf(why, whylen, "the key on line %d is not 32 hexadecimal digits", lineno);
+			return false;
+		}
+		for (int i = 0; i < 2 * PUBLIC_ID_KEY_BYTES; i++)
+		{
+			int			digit = hex_value(hex[i]);
+
+			if (digit < 0)
+			{
+				snprintf(why, whylen, "the key on line %d is not 32 hexadecimal digits", lineno);
+				return false;
+			}
+			if (i % 2 == 0)
+				entry->key.bytes[i / 2] = digit << 4;
+			else
+				entry->key.bytes[i / 2] |= digit;
+		}
+		snprintf(entry->database, NAMEDATALEN, "%s", database);
+		set_fingerprint(&entry->key);
+		lines[file->nlines++] = lineno;
+		line = next;
+	}
+
+	/* no database may have more keys than a session uses */
+	for (int i = 0; i < file->nlines; i++)
+	{
+		int			count = 0;
+
+		for (int j = 0; j < file->nlines; j++)
+			if (strcmp(file->lines[i].database, file->lines[j].database) == 0)
+				count++;
+		if (count > PUBLIC_ID_MAX_KEYS)
+		{
+			snprintf(why, whylen, "the database of line %d has more than %d keys", lines[i],
+					 PUBLIC_ID_MAX_KEYS);
+			return false;
+		}
+	}
+	if (file->nlines == 0)
+	{
+		snprintf(why, whylen, "it holds no key");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Read and parse the key file into *file.  Errors come back in *why, not as
+ * ERRORs: this runs in the GUC machinery's assign hook, in the postmaster
+ * too.  Every copy of the file's text is wiped before it is freed.
+ */
+static bool
+read_key_file(const char *path, PublicIdKeyFile *file, char *why, size_t whylen)
+{
+	int			fd;
+	struct stat st;
+	char	   *contents;
+	ssize_t		nread = 0;
+	bool		ok;
+
+	/* (O_NONBLOCK: a FIFO is refused below rather than waited on) */
+	fd = open(path, O_RDONLY | O_NONBLOCK | PG_BINARY, 0);
+	if (fd < 0)
+	{
+		snprintf(why, whylen, "could not open it: %s", strerror(errno));
+		return false;
+	}
+	if (fstat(fd, &st) != 0)
+	{
+		snprintf(why, whylen, "could not stat it: %s", strerror(errno));
+		close(fd);
+		return false;
+	}
+	if (!key_file_permissions_ok(&st, why, whylen))
+	{
+		close(fd);
+		return false;
+	}
+	if (st.st_size > PUBLIC_ID_MAX_FILE_SIZE)
+	{
+		snprintf(why, whylen, "it is larger than %d bytes", PUBLIC_ID_MAX_FILE_SIZE);
+		close(fd);
+		return false;
+	}
+	contents = malloc(st.st_size + 1);
+	if (contents == NULL)
+	{
+		snprintf(why, whylen, "out of memory");
+		close(fd);
+		return false;
+	}
+	while (nread < st.st_size)
+	{
+		ssize_t		n = read(fd, contents + nread, st.st_size - nread);
+
+		if (n <= 0)
+			break;
+		nread += n;
+	}
+	close(fd);
+	contents[nread] = '\0';
+	if (nread != st.st_size || strlen(contents) != (size_t) nread)
+	{
+		snprintf(why, whylen, "could not read it whole, or it holds a NUL byte");
+		ok = false;
+	}
+	else
+		ok = parse_key_file(contents, file, why, whylen);
+	explicit_bzero(contents, st.st_size + 1);
+	free(contents);
+	return ok;
+}
+
+/*
+ * The postmaster's copy of the key file, made at its first reading: pages
+ * of their own, which a forked process gets zeroed and a core dump leaves
+ * out, where the kernel can (Linux: MADV_WIPEONFORK, MADV_DONTDUMP); NULL if
+ * they cannot be had.
+ */
+static PublicIdKeyFile *
+postmaster_copy(void)
+{
+	if (loaded_file == NULL)
+	{
+		void	   *pages = mmap(NULL, sizeof(PublicIdKeyFile), PROT_READ | PROT_WRITE,
+								 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (pages == MAP_FAILED)
+			return NULL;
+#ifdef MADV_WIPEONFORK
+		(void) madvise(pages, sizeof(PublicIdKeyFile), MADV_WIPEONFORK);
+#endif
+#ifdef MADV_DONTDUMP
+		(void) madvise(pages, sizeof(PublicIdKeyFile), MADV_DONTDUMP);
+#endif
+		loaded_file = pages;
+	}
+	return loaded_file;
+}
+
+/*
+ * The postmaster publishes what it read (under the sequence lock: it is the
+ * only writer, and never waits for a reader).
+ */
+static void
+publish_keys(void)
+{
+	if (shared_keys == NULL)
+		return;
+	pg_atomic_fetch_add_u64(&shared_keys->generation, 1);
+	explicit_bzero(&shared_keys->file, sizeof(shared_keys->file));
+	if (file_loaded)
+		memcpy(&shared_keys->file, loaded_file, sizeof(PublicIdKeyFile));
+	shared_keys->loaded = file_loaded;
+	memcpy(shared_keys->refused, key_file_refused, sizeof(key_file_refused));
+	pg_atomic_fetch_add_u64(&shared_keys->generation, 1);
+}
+
+/*
+ * The assign hook, at start and at each reload (also when the file's name is
+ * unchanged: a rotation edits the file).  The postmaster reads the file; a
+ * file that is refused leaves the keys in use as they are, and it logs why,
+ * once, naming the file and the rule, never what it holds.  A session or a
+ * worker forgets its own copy of the keys, which it takes again from what
+ * the postmaster published when it next needs them.
+ */
+static void
+assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
+{
+	PublicIdKeyFile *file;
+	char		why[200];
+
+	if (IsUnderPostmaster)
+	{
+		explicit_bzero(&database_keys, sizeof(database_keys));
+		database_keys_generation = 0;
+		if (forget_keys)
+			forget_keys();
+		return;
+	}
+	if (newval == NULL || newval[0] == '\0' || !public_id_preloaded)
+	{
+		if (loaded_file)
+			explicit_bzero(loaded_file, sizeof(PublicIdKeyFile));
+		file_loaded = false;
+		key_file_refused[0] = '\0';
+		publish_keys();
+		return;
+	}
+	file = malloc(sizeof(PublicIdKeyFile));
+	if (file == NULL)
+	{
+		snprintf(key_file_refused, sizeof(key_file_refused), "out of memory");
+		publish_keys();
+		return;
+	}
+	if (read_key_file(newval, file, why, sizeof(why)) && postmaster_copy() != NULL)
+	{
+		explicit_bzero(loaded_file, sizeof(PublicIdKeyFile));
+		memcpy(loaded_file, file, sizeof(PublicIdKeyFile));
+		file_loaded = true;
+		key_file_refused[0] = '\0';
+	}
+	else
+	{
+		snprintf(key_file_refused, sizeof(key_file_refused), "%s", why);
+		ereport(LOG,
+				(errmsg("uuidv7 refused the public id key file \"%s\": %s", newval, why),
+				 errdetail(file_loaded ? "The keys read before stay in use." : "Public ids stay off.")));
+	}
+	explicit_bzero(file, sizeof(PublicIdKeyFile));
+	free(file);
+	publish_keys();
+}
+
+/*
+ * A value of the key file's name on the command line outranks the
+ * configuration files, so that a reload would never read the file again: it
+ * is refused, as are the places PostgreSQL does not already refuse.
+ */
+static bool
+check_public_id_key_file(char **newval pg_attribute_unused(), void **extra pg_attribute_unused(),
+						 GucSource source)
+{
+	if (source == PGC_S_ARGV || source == PGC_S_ENV_VAR)
+	{
+		GUC_check_errmsg("%s can be set only in the server's configuration files", PUBLIC_ID_KEY_FILE_GUC);
+		GUC_check_errdetail("A value given on the command line is never read again at a reload, so the keys could not be rotated.");
+		return false;
+	}
+	return true;
+}
+
+#if PG_VERSION_NUM >= 150000
+static void
+public_id_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(sizeof(PublicIdShared));
+}
+#endif
+
+/* shared memory made (at start, after a crash): publish the keys read */
+static void
+public_id_shmem_startup(void)
+{
+	bool		found;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	shared_keys = ShmemInitStruct("uuidv7 public id keys", sizeof(PublicIdShared), &found);
+	if (!found)
+	{
+		memset(shared_keys, 0, sizeof(PublicIdShared));
+		pg_atomic_init_u64(&shared_keys->generation, 0);
+		publish_keys();
+	}
+	LWLockRelease(AddinShmemInitLock);
+}
+
+/* Can the current role be shown anything about the keys? */
+bool
+uuidv7_may_see_key_state(void)
+{
+	return superuser() || has_privs_of_role(GetUserId(), UUIDV7_ROLE_READ_ALL_SETTINGS);
+}
+
+/*
+ * This session's database's keys: its own lines of the key file the
+ * postmaster published last, in their order, or the "*" lines if it has
+ * none.  Copied under the sequence lock (an even generation read, a read
+ * barrier, the copy, a read barrier, the same generation read again), again
+ * only when a reload changed them.
+ */
+static const PublicIdKeys *
+current_database_keys(void)
+{
+	static char *database = NULL;
+	static bool inherited_wiped = false;
+	PublicIdKeys keys;
+	char		refused[sizeof(session_refused)];
+	uint64		generation;
+
+	/*
+	 * the postmaster's own copy, where the kernel did not zero it at the fork
+	 * (no MADV_WIPEONFORK)
+	 */
+	if (IsUnderPostmaster && !inherited_wiped)
+	{
+		if (loaded_file != NULL)
+			explicit_bzero(loaded_file, sizeof(PublicIdKeyFile));
+		inherited_wiped = true;
+	}
+	if (shared_keys == NULL)
+		return &database_keys;
+	if (database == NULL && OidIsValid(MyDatabaseId))
+		database = MemoryContextStrdup(TopMemoryContext, get_database_name(MyDatabaseId));
+	generation = pg_atomic_read_u64(&shared_keys->generation);
+	if (generation == database_keys_generation)
+		return &database_keys;
+	for (;;)
+	{
+		if (generation % 2 == 0)
+		{
+			pg_read_barrier();
+			keys.nkeys = 0;
+			for (int pass = 0; pass < 2 && keys.nkeys == 0; pass++)
+				for (int i = 0; shared_keys->loaded && i < shared_keys->file.nlines &&
+					 keys.nkeys < PUBLIC_ID_MAX_KEYS; i++)
+					if (strcmp(shared_keys->file.lines[i].database,
+							   pass == 0 && database ? database : "*") == 0)
+						keys.keys[keys.nkeys++] = shared_keys->file.lines[i].key;
+			memcpy(refused, shared_keys->refused, sizeof(refused));
+			pg_read_barrier();
+			if (pg_atomic_read_u64(&shared_keys->generation) == generation)
+				break;
+		}
+		pg_usleep(100);
+		generation = pg_atomic_read_u64(&shared_keys->generation);
+	}
+	explicit_bzero(&database_keys, sizeof(database_keys));
+	memcpy(&database_keys, &keys, sizeof(keys));
+	explicit_bzero(&keys, sizeof(keys));
+	memcpy(session_refused, refused, sizeof(refused));
+	database_keys_generation = generation;
+	return &database_keys;
+}
+
+/*
+ * SHOW and pg_settings (for superusers and pg_read_all_settings members,
+ * the setting being GUC_SUPERUSER_ONLY): the file, the fingerprints of this
+ * database's keys and the last refusal.
+ */
+static const char *
+show_public_id_key_file(void)
+{
+	static StringInfo shown = NULL;
+	const PublicIdKeys *keys;
+
+	if (public_id_key_file == NULL || public_id_key_file[0] == '\0')
+		return "";
+	if (shown == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		shown = makeStringInfo();
+		MemoryContextSwitchTo(old);
+	}
+	resetStringInfo(shown);
+	keys = current_database_keys();
+	appendStringInfo(shown, "%s (", public_id_key_file);
+	if (keys->nkeys == 0)
+		appendStringInfoString(shown, "no key for this database");
+	else
+	{
+		appendStringInfoString(shown, "fingerprints ");
+		for (int i = 0; i < keys->nkeys; i++)
+			appendStringInfo(shown, "%s%s", i > 0 ? "," : "", keys->keys[i].fingerprint);
+	}
+	if (session_refused[0] != '\0')
+		appendStringInfo(shown, "; last reading refused: %s", session_refused);
+	appendStringInfoChar(shown, ')');
+	return shown->data;
+}
+
+/*
+ * At the end of a transaction, the keys it used are wiped: the next one
+ * takes those published then.
+ */
+static void
+transaction_keys_release(XactEvent event, void *arg pg_attribute_unused())
+{
+	if (!transaction_keys_taken)
+		return;
+	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+		event == XACT_EVENT_PREPARE || event == XACT_EVENT_PARALLEL_COMMIT ||
+		event == XACT_EVENT_PARALLEL_ABORT)
+	{
+		explicit_bzero(&transaction_keys, sizeof(transaction_keys));
+		transaction_keys_taken = false;
+	}
+}
+
+/*
+ * The keys this transaction uses, and their generation (which changes when a
+ * reload publishes others): taken at its first call, kept to its end.
+ */
+const PublicIdKeys *
+uuidv7_public_id_transaction_keys(uint64 *generation)
+{
+	if (!transaction_keys_taken)
+	{
+		const PublicIdKeys *keys = current_database_keys();
+
+		memcpy(&transaction_keys, keys, sizeof(transaction_keys));
+		transaction_keys_generation = database_keys_generation;
+		transaction_keys_taken = true;
+	}
+	*generation = transaction_keys_generation;
+	return &transaction_keys;
+}
+
+/* The keys published last for this database, and why the last reading of the file was refused ("" if not). */
+const PublicIdKeys *
+uuidv7_public_id_newest_keys(const char **refused)
+{
+	const PublicIdKeys *keys = current_database_keys();
+
+	*refused = session_refused;
+	return keys;
+}
+
+/* Was the library preloaded (only then is the key file read)? */
+bool
+uuidv7_public_id_preloaded(void)
+{
+	return public_id_preloaded;
+}
+
+/* The setting uuidv7.public_id_key_file ("" if unset). */
+const char *
+uuidv7_public_id_key_file(void)
+{
+	return public_id_key_file ? public_id_key_file : "";
+}
+
+/*
+ * Define uuidv7.public_id_key_file and, when preloaded, ask for the shared
+ * memory the keys are published in; forget is what the mapping of ids
+ * forgets of keys a reload replaced.  Called once per load.
+ */
+void
+uuidv7_public_id_keys_init(void (*forget) (void))
+{
+	public_id_preloaded = process_shared_preload_libraries_in_progress;
+	forget_keys = forget;
+
+	DefineCustomStringVariable(PUBLIC_ID_KEY_FILE_GUC,
+							   "Sets the file of the keys of public ids.",
+							   "One key a line: a database name or *, then 32 hexadecimal digits. A relative path is relative to the data directory. Empty: public ids are off.",
+							   &public_id_key_file,
+							   "",
+							   PGC_SIGHUP,
+							   GUC_SUPERUSER_ONLY,
+							   check_public_id_key_file,
+							   assign_public_id_key_file,
+							   show_public_id_key_file);
+	RegisterXactCallback(transaction_keys_release, NULL);
+
+	if (public_id_preloaded)
+	{
+#if PG_VERSION_NUM >= 150000
+		prev_shmem_request_hook = shmem_request_hook;
+		shmem_request_hook = public_id_shmem_request;
+#else
+		RequestAddinShmemSpace(sizeof(PublicIdShared));
+#endif
+		prev_shmem_startup_hook = shmem_startup_hook;
+		shmem_startup_hook = public_id_shmem_startup;
+	}
+}
