@@ -136,13 +136,13 @@ SELECT conrelid::regclass AS holder, confrelid::regclass AS referenced, convalid
 	(SELECT conrelid::regclass FROM pg_constraint p WHERE p.oid = c.conparentid) AS parent_of
 FROM pg_constraint c WHERE contype = 'f' AND conrelid::regclass::text NOT LIKE 'followed_p%'
 	AND (confrelid = 'kinds'::regclass OR (conrelid = 'follower'::regclass AND conparentid = 0))
-ORDER BY 1::text COLLATE "C", 2::text COLLATE "C";
+ORDER BY conrelid::regclass::text COLLATE "C", confrelid::regclass::text COLLATE "C";
 SELECT pg_get_viewdef('followed_kinds') LIKE '%FROM followed%' AS reads_the_partitioned_table,
 	(SELECT reloptions FROM pg_class WHERE oid = 'followed_kinds'::regclass) AS options,
 	(SELECT sum(n) FROM followed_kinds) AS rows_seen;
 SELECT tgrelid::regclass, tgname, tgenabled FROM pg_trigger WHERE tgname = 'followed_nothing' AND tgparentid = 0;
 SELECT pubname, prrelid::regclass FROM pg_publication_rel r JOIN pg_publication p ON p.oid = r.prpubid
-ORDER BY 2::text COLLATE "C";
+ORDER BY prrelid::regclass::text COLLATE "C";
 INSERT INTO followed VALUES (uuidv7_generate_at(now() + interval '4 years'), 2) RETURNING tableoid::regclass;
 INSERT INTO follower SELECT id FROM followed WHERE uuidv7_timestamp(id) > now();
 DELETE FROM followed WHERE uuidv7_timestamp(id) > now();
