@@ -270,7 +270,8 @@ install_isolation_tester() {
 
 # pg_server MAJOR [FLAVOUR [known]]: a PostgreSQL server of that major version
 # built from Debian's source package, in PG_CACHE; sets PG_CONFIG, PG_BINDIR
-# and PG_MAJOR to it.  FLAVOUR "asan" builds it with AddressSanitizer;
+# and PG_MAJOR to it.  FLAVOUR "asan-cassert" builds it with AddressSanitizer
+# and assertions enabled (--enable-cassert);
 # "known" builds the major's known release (PG_KNOWN_RELEASE) rather than
 # the suite's newest.  The
 # build takes 3 to 6 minutes on two cores, once; jobs that want the same
@@ -285,7 +286,7 @@ pg_server() {
 	return $rc
 }
 pg_server_locked() {
-	local major=$1 flavour=${2:-plain} release=${3:-} work version= prefix tarball cflags ldflags
+	local major=$1 flavour=${2:-plain} release=${3:-} work version= prefix tarball cflags ldflags cassert
 	work=$(mktemp -d /tmp/uuidv7-pgsrc.XXXXXX)
 	if [ "$release" = known ]; then
 		version=${PG_KNOWN_RELEASE[$major]%% *}
@@ -320,16 +321,18 @@ pg_server_locked() {
 		tar -xf "$tarball" -C "$work"
 		cflags="-O2 -g"
 		ldflags=
-		if [ "$flavour" = asan ]; then
+		cassert=
+		if [ "$flavour" = asan-cassert ]; then
 			cflags="-O1 -g -fsanitize=address -fno-omit-frame-pointer"
 			ldflags="-fsanitize=address"
+			cassert=--enable-cassert
 		fi
 		# staged with DESTDIR and moved into place when complete, so that an
 		# interrupted build is never taken for a cached one (the programs
 		# find their libraries by the final prefix, built into them)
 		(cd "$work"/postgresql-*/ &&
 			./configure --prefix="$prefix" --with-openssl --without-readline --without-icu \
-				--without-llvm --enable-debug --enable-tap-tests CFLAGS="$cflags" LDFLAGS="$ldflags" >"$work/configure.log" 2>&1 &&
+				--without-llvm --enable-debug --enable-tap-tests $cassert CFLAGS="$cflags" LDFLAGS="$ldflags" >"$work/configure.log" 2>&1 &&
 			make -s -j"$(nproc)" >"$work/make.log" 2>&1 &&
 			make -s install DESTDIR="$work/stage" >"$work/install.log" 2>&1 &&
 			make -s -C contrib/amcheck install DESTDIR="$work/stage" >>"$work/install.log" 2>&1 &&

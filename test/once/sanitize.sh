@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # test/once/sanitize.sh: the pg_regress suites and the isolation specs, and
-# the public ids' TAP test (test/t/008_public_id.pl), under AddressSanitizer and UndefinedBehaviorSanitizer.  A PostgreSQL 15 built with ASan from Debian's
-# source (test/lib.sh pg_server, cached like the other servers: about four
-# minutes on two cores, once), the extension built with ASan and UBSan
-# against it, and every suite run in a cluster of that server.  Any report
+# the public ids' TAP test (test/t/008_public_id.pl), under AddressSanitizer
+# and UndefinedBehaviorSanitizer, on a server with assertions enabled.  A
+# PostgreSQL 15 built with ASan and --enable-cassert from Debian's source
+# (test/lib.sh pg_server, cached like the other servers: about four minutes
+# on two cores, once), the extension built with ASan and UBSan against it,
+# and every suite run in a cluster of that server.  Any report, and any
+# failed assertion (core's, such as a table opened without its lock),
 # aborts the backend, which fails a suite; the sanitizers' logs must stay
 # empty.
 #
@@ -21,7 +24,7 @@ at_exit 'rm -rf "$work"'
 # the server's programs allocate without freeing at exit: no leak reports,
 # from the build on (pg_server runs the built pg_config)
 export ASAN_OPTIONS=detect_leaks=0
-pg_server 15 asan
+pg_server 15 asan-cassert
 
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 # and from here on every report goes to the reports directory
@@ -39,6 +42,7 @@ grep -q __asan_report <<<"$symbols" && grep -q __ubsan_handle <<<"$symbols" ||
 	{ echo "uuidv7.so is not instrumented" >&2; exit 1; }
 
 cluster_start uuidv7-sanitize
+[ "$(psql_q 'SHOW debug_assertions')" = on ] || { echo "the server has no assertions enabled" >&2; exit 1; }
 status=0
 make -C "$work/ext" -s installcheck TAP_TESTS= ||
 	{ status=1; head -100 "$work/ext/regression.diffs" || true; }
@@ -61,10 +65,10 @@ if grep -q 'skipped' "$work/public_id.log"; then
 	status=1
 fi
 if [ -n "$(ls "$work/reports")" ] ||
-	grep -E "AddressSanitizer|runtime error|was terminated by signal" "$CLUSTER_DIR/server.log"; then
+	grep -E "AddressSanitizer|runtime error|was terminated by signal|TRAP: " "$CLUSTER_DIR/server.log"; then
 	echo "sanitizer reports:"
 	cat "$work"/reports/* 2>/dev/null | head -80
 	status=1
 fi
-[ $status -eq 0 ] && echo "== every suite and the public ids passed under ASan and UBSan, no reports"
+[ $status -eq 0 ] && echo "== every suite and the public ids passed under ASan and UBSan, assertions on, no reports"
 exit $status
