@@ -102,8 +102,15 @@ AS $function$
 DECLARE
 	parent regclass := (SELECT i.inhparent FROM pg_inherits i WHERE i.inhrelid = default_partition);
 	stored_columns text;
+	waiting bool;
 	moved int8;
 BEGIN
+	-- (nothing waiting: nothing to move, and no foreign key to act)
+	EXECUTE format('SELECT EXISTS (SELECT FROM %s WHERE %I >= $1 AND %I < $2)', default_partition, key_column, key_column)
+		INTO waiting USING lower_bound, upper_bound;
+	IF NOT waiting THEN
+		RETURN 0;
+	END IF;
 	IF EXISTS (SELECT FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid = parent) THEN
 		RAISE EXCEPTION 'cannot move rows of % out of its DEFAULT partition: foreign keys reference it', parent
 			USING ERRCODE = 'feature_not_supported',
@@ -153,6 +160,7 @@ DECLARE
 	key_column name;
 	stored_columns text;
 	holding text := format('pg_temp.%I', 'uuidv7_moving_' || period_table::oid);
+	waiting bool := false;
 	moved int8 := 0;
 BEGIN
 	SELECT i.inhrelid::regclass INTO default_partition
@@ -163,6 +171,10 @@ BEGIN
 		FROM pg_partitioned_table p
 			JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
 		WHERE p.partrelid = parent;
+		EXECUTE format('SELECT EXISTS (SELECT FROM %s WHERE %I >= $1 AND %I < $2)', default_partition, key_column, key_column)
+			INTO waiting USING lower_bound, upper_bound;
+	END IF;
+	IF waiting THEN
 		-- generated columns are computed again as the rows arrive
 		SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO stored_columns
 		FROM pg_attribute a
@@ -174,11 +186,9 @@ BEGIN
 	END IF;
 	EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
 				   parent, period_table, lower_bound, upper_bound);
-	IF moved > 0 THEN
+	IF waiting THEN
 		EXECUTE format('INSERT INTO %s (%s) OVERRIDING SYSTEM VALUE SELECT %s FROM %s',
 					   parent, stored_columns, stored_columns, holding);
-	END IF;
-	IF default_partition IS NOT NULL THEN
 		EXECUTE format('DROP TABLE %s', holding);
 	END IF;
 	RETURN moved;

@@ -238,8 +238,8 @@ uuidv47_map(const PublicIdKeys *keys, int i, const pg_uuid_t *in, pg_uuid_t *out
 }
 
 static void
-public_id_map(const PublicIdKeys *keys, uint64 generation, int i, const pg_uuid_t *in,
-			  pg_uuid_t *out, bool to_public)
+public_id_map(const PublicIdKeys *keys, uint64 generation pg_attribute_unused(), int i,
+			  const pg_uuid_t *in, pg_uuid_t *out, bool to_public)
 {
 	if (public_id_scheme == PUBLIC_ID_UUIDV47)
 		uuidv47_map(keys, i, in, out, to_public ? 4 : 7);
