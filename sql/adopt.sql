@@ -125,11 +125,12 @@ INSERT INTO followed SELECT uuidv7_generate_at(now() - g * interval '1 day'), 1 
 CREATE TABLE follower (followed_id uuid REFERENCES followed ON DELETE CASCADE);
 INSERT INTO follower SELECT id FROM followed;
 CREATE VIEW followed_kinds WITH (security_barrier) AS SELECT kind, count(*) AS n FROM followed GROUP BY kind;
+CREATE VIEW followed_only AS SELECT id FROM ONLY followed;
 CREATE FUNCTION pg_temp.nothing() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
 CREATE TRIGGER followed_nothing AFTER UPDATE ON followed FOR EACH ROW EXECUTE FUNCTION pg_temp.nothing();
 ALTER TABLE followed DISABLE TRIGGER followed_nothing;
 SET client_min_messages = error;
-CREATE PUBLICATION followed_pub FOR TABLE followed;
+CREATE PUBLICATION followed_pub FOR TABLE followed WITH (publish_via_partition_root = true);
 SET client_min_messages = warning;
 CALL uuidv7_adopt_table('followed', '1 month', 'UTC', periods_ahead => 1);
 SELECT conrelid::regclass AS holder, confrelid::regclass AS referenced, convalidated,
@@ -139,7 +140,8 @@ FROM pg_constraint c WHERE contype = 'f' AND conrelid::regclass::text NOT LIKE '
 ORDER BY conrelid::regclass::text COLLATE "C", confrelid::regclass::text COLLATE "C";
 SELECT pg_get_viewdef('followed_kinds') LIKE '%FROM followed%' AS reads_the_partitioned_table,
 	(SELECT reloptions FROM pg_class WHERE oid = 'followed_kinds'::regclass) AS options,
-	(SELECT sum(n) FROM followed_kinds) AS rows_seen;
+	(SELECT sum(n) FROM followed_kinds) AS rows_seen,
+	(SELECT count(*) FROM followed_only) AS rows_seen_by_the_view_of_only;
 SELECT tgrelid::regclass, tgname, tgenabled FROM pg_trigger WHERE tgname = 'followed_nothing' AND tgparentid = 0;
 SELECT pubname, prrelid::regclass FROM pg_publication_rel r JOIN pg_publication p ON p.oid = r.prpubid
 ORDER BY prrelid::regclass::text COLLATE "C";
@@ -148,22 +150,44 @@ INSERT INTO follower SELECT id FROM followed WHERE uuidv7_timestamp(id) > now();
 DELETE FROM followed WHERE uuidv7_timestamp(id) > now();
 SELECT count(*) AS followers_left, (SELECT count(*) FROM followed) AS followed_left FROM follower;
 DROP PUBLICATION followed_pub;
-DROP VIEW followed_kinds;
+DROP VIEW followed_kinds, followed_only;
 DROP TABLE follower, followed, kinds;
 
 -- what cannot follow it is refused before anything changes, each object
 -- named: a materialized view, a rule of another table, a foreign key of the
--- table to itself
-CREATE TABLE stuck (id uuid7 PRIMARY KEY, up uuid REFERENCES stuck);
+-- table to itself, a CHECK NO INHERIT, what uses its row type (a function,
+-- a view's whole-row column), a publication under the partitions' names
+CREATE TABLE stuck (id uuid7 PRIMARY KEY, up uuid REFERENCES stuck, n int CHECK (n > 0) NO INHERIT);
 CREATE MATERIALIZED VIEW stuck_count AS SELECT count(*) FROM stuck;
 CREATE TABLE stuck_log (id uuid);
 CREATE RULE stuck_log_copy AS ON INSERT TO stuck_log DO ALSO SELECT count(*) FROM stuck;
+CREATE FUNCTION stuck_label(stuck) RETURNS text LANGUAGE sql AS $$ SELECT $1.id::text $$;
+CREATE VIEW stuck_rows AS SELECT s AS r FROM stuck s;
+SET client_min_messages = error;
+CREATE PUBLICATION stuck_pub FOR TABLE stuck;
+SET client_min_messages = warning;
 \set VERBOSITY default
 CALL uuidv7_adopt_table('stuck', '1 month', 'UTC');
 \set VERBOSITY terse
-SELECT relkind FROM pg_class WHERE oid = 'stuck'::regclass;
+SELECT relkind, (SELECT count(*) FROM pg_constraint WHERE conrelid = 'stuck'::regclass) AS constraints
+FROM pg_class WHERE oid = 'stuck'::regclass;
+DROP PUBLICATION stuck_pub;
 DROP TABLE stuck CASCADE;
 DROP TABLE stuck_log;
+
+-- a name of many bytes a character: the names adoption gives are cut
+-- between characters at 63 bytes, as PostgreSQL cuts them, so that a call
+-- again after a stop finds the CHECK of version 7 the stopped one made
+CREATE TABLE "ééééééééééééééééééééééééééé" (id uuid PRIMARY KEY, v int);
+INSERT INTO "ééééééééééééééééééééééééééé" SELECT uuidv7_generate_at(now() - g * interval '1 day'), g FROM generate_series(1, 5) g;
+ALTER TABLE "ééééééééééééééééééééééééééé" ADD CONSTRAINT "ééééééééééééééééééééééééééé_uuidv7_key"
+	CHECK (uuidv7_timestamp(id) IS NOT NULL) NOT VALID;
+CALL uuidv7_adopt_table('"ééééééééééééééééééééééééééé"', '1 month', 'UTC', periods_ahead => 0);
+SELECT octet_length(conname) <= 63 AS fits, convalidated FROM pg_constraint
+WHERE conrelid = '"ééééééééééééééééééééééééééé"'::regclass AND contype = 'c';
+SELECT relkind, (SELECT octet_length(relname) FROM pg_class WHERE relname LIKE '%\_default') AS default_name_bytes
+FROM pg_class WHERE oid = '"ééééééééééééééééééééééééééé"'::regclass;
+DROP TABLE "ééééééééééééééééééééééééééé";
 
 -- a plain uuid key: version 7 keys only, counted, and the rule kept as a
 -- validated CHECK that the partitioned table keeps too

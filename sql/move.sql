@@ -201,6 +201,24 @@ LOCK moves, moves_default, strict_uq IN ACCESS EXCLUSIVE MODE;
 SELECT uuidv7_attach_period('moves', 'strict_uq', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
+-- a period's table with a foreign key or a trigger of its own, which the
+-- moved rows would pass unchecked: refused (ATTACH gives it the parent's)
+CREATE TABLE colours (note text PRIMARY KEY);
+BEGIN;
+CREATE TABLE strict_fk (LIKE moves INCLUDING ALL, CONSTRAINT known_note FOREIGN KEY (note) REFERENCES colours);
+LOCK moves, moves_default, strict_fk IN ACCESS EXCLUSIVE MODE;
+SELECT uuidv7_attach_period('moves', 'strict_fk', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+\echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+BEGIN;
+CREATE TABLE with_trigger (LIKE moves INCLUDING ALL);
+CREATE FUNCTION pg_temp.keep() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+CREATE TRIGGER keep BEFORE INSERT ON with_trigger FOR EACH ROW EXECUTE FUNCTION pg_temp.keep();
+LOCK moves, moves_default, with_trigger IN ACCESS EXCLUSIVE MODE;
+SELECT uuidv7_attach_period('moves', 'with_trigger', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+\echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+DROP TABLE colours;
 RESET client_min_messages;
 SELECT count(*) AS rows_still_there, count(*) FILTER (WHERE tableoid = 'moves_default'::regclass) AS waiting FROM moves;
 DROP TABLE moves, not_new;

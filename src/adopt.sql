@@ -172,15 +172,40 @@ BEGIN
 		WHERE c.contype = 'f' AND c.conrelid = tbl AND NOT c.convalidated
 			AND current_setting('server_version_num')::int < 180000
 		UNION
+		-- a CHECK constraint NO INHERIT, which a partitioned table cannot have
+		SELECT format('check constraint %I of %s (NO INHERIT)', c.conname, tbl)
+		FROM pg_constraint c WHERE c.contype = 'c' AND c.conrelid = tbl AND c.connoinherit
+		UNION
+		-- what uses its row type (a column, a view's column, a function),
+		-- which would go on naming the adopted table's
+		SELECT format('%s (of type %s)', pg_describe_object(d.classid, d.objid, d.objsubid), format_type(t.oid, NULL))
+		FROM pg_depend d JOIN pg_type t ON t.oid = d.refobjid
+		WHERE d.refclassid = 'pg_type'::regclass AND d.deptype = 'n'
+			AND t.oid IN (SELECT c.reltype FROM pg_class c WHERE c.oid = tbl
+						  UNION SELECT ty.typarray FROM pg_class c JOIN pg_type ty ON ty.oid = c.reltype WHERE c.oid = tbl)
+		UNION
+		-- a publication that publishes changes under the partitions' names:
+		-- its subscribers would get them under the adopted table's
+		SELECT format('publication %I (publish_via_partition_root = false)', p.pubname)
+		FROM pg_publication p
+		WHERE NOT p.pubviaroot
+			AND (p.puballtables OR EXISTS (SELECT FROM pg_publication_rel r WHERE r.prpubid = p.oid AND r.prrelid = tbl))
+		UNION
 		-- a replica identity on an index of its own
 		SELECT format('replica identity of %s (an index: %s)', tbl, i.indexrelid::regclass)
 		FROM pg_index i WHERE i.indrelid = tbl AND i.indisreplident
 	) refused;
-	-- a publication that publishes some of its rows or columns only
+	-- a publication that publishes some of its rows or columns only, or its
+	-- schema's tables under the partitions' names (PostgreSQL 15 on)
 	IF current_setting('server_version_num')::int >= 150000 THEN
-		EXECUTE 'SELECT string_agg(format(''publication %I (a row filter or a column list)'', p.pubname), ''; '' ORDER BY p.pubname)
+		EXECUTE 'SELECT string_agg(what, ''; '' ORDER BY what) FROM (
+				 SELECT format(''publication %I (a row filter or a column list)'', p.pubname) AS what
 				 FROM pg_publication_rel r JOIN pg_publication p ON p.oid = r.prpubid
-				 WHERE r.prrelid = $1 AND (r.prqual IS NOT NULL OR r.prattrs IS NOT NULL)'
+				 WHERE r.prrelid = $1 AND (r.prqual IS NOT NULL OR r.prattrs IS NOT NULL)
+				 UNION
+				 SELECT format(''publication %I (publish_via_partition_root = false)'', p.pubname)
+				 FROM pg_publication_namespace n JOIN pg_publication p ON p.oid = n.pnpubid
+				 WHERE NOT p.pubviaroot AND n.pnnspid = (SELECT relnamespace FROM pg_class WHERE oid = $1)) w'
 			INTO table_name USING tbl;
 		kept_name := nullif(concat_ws('; ', kept_name, table_name), '');
 		SELECT c.relname INTO table_name FROM pg_class c WHERE c.oid = tbl;
@@ -189,7 +214,7 @@ BEGIN
 		RAISE EXCEPTION 'table "%" has objects that cannot follow it to a partitioned table', table_name
 			USING ERRCODE = 'feature_not_supported',
 				  DETAIL = format('%s.', kept_name),
-				  HINT = 'Drop each of them first (or, for a replica identity on an index, set REPLICA IDENTITY DEFAULT or FULL), adopt the table, then make them again on it: views, foreign keys and triggers of the table follow it by themselves.';
+				  HINT = 'Drop each of them first (a replica identity on an index: set REPLICA IDENTITY DEFAULT or FULL; a publication: ALTER PUBLICATION ... SET (publish_via_partition_root = true)), adopt the table, then make them again on it: views, foreign keys and triggers of the table follow it by themselves.';
 	END IF;
 
 	kept_name := table_name || '_adopted';
@@ -280,6 +305,7 @@ DECLARE
 	parent regclass;
 	kept regclass := tbl;
 	related regclass[];
+	modes text[];
 	idx record;
 	acl record;
 	pol record;
@@ -298,13 +324,18 @@ BEGIN
 	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = tbl;
 	kept_name := table_name || '_adopted';
 	-- the tables whose foreign keys point at it, and those its own point at
-	SELECT coalesce(array_agg(DISTINCT t.rel), '{}') INTO related
-	FROM (SELECT c.conrelid AS rel FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid = tbl
-		  UNION SELECT c.confrelid FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid = tbl) t
-	WHERE t.rel <> tbl;
-	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl] || related,
-											   ARRAY['ACCESS EXCLUSIVE'] || array_fill('SHARE ROW EXCLUSIVE'::text, ARRAY[cardinality(related)]),
-											   lock_wait);
+	-- (those whose foreign keys are dropped and made again: ACCESS EXCLUSIVE,
+	-- as DROP CONSTRAINT takes it; those the table's own reference: SHARE
+	-- ROW EXCLUSIVE, as ADD FOREIGN KEY takes it; all in the same short tries)
+	SELECT coalesce(array_agg(t.rel ORDER BY t.rel), '{}'), coalesce(array_agg(t.mode ORDER BY t.rel), '{}')
+	INTO related, modes
+	FROM (SELECT DISTINCT ON (rel) rel, mode
+		  FROM (SELECT c.conrelid AS rel, 'ACCESS EXCLUSIVE' AS mode, 0 AS rank FROM pg_constraint c
+				WHERE c.contype = 'f' AND c.confrelid = tbl AND c.conparentid = 0
+				UNION ALL SELECT c.confrelid, 'SHARE ROW EXCLUSIVE', 1 FROM pg_constraint c
+				WHERE c.contype = 'f' AND c.conrelid = tbl) r
+		  WHERE rel <> tbl ORDER BY rel, rank) t;
+	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl] || related, ARRAY['ACCESS EXCLUSIVE'] || modes, lock_wait);
 
 	-- what points at it, as written now, naming the table by its name (the
 	-- search path is pg_catalog's: every name comes qualified)
@@ -375,9 +406,12 @@ BEGIN
 	END LOOP;
 
 	-- what pointed at the table now points at the partitioned table
+	-- (a view of "ONLY the table" meant the table without children, which it
+	-- had none of: the partitioned table, whose rows are in its partitions)
 	FOR i IN 1..coalesce(array_length(views, 1), 0) LOOP
 		EXECUTE format('CREATE OR REPLACE VIEW %s%s AS %s', views[i][1],
-					   CASE WHEN views[i][2] <> '' THEN format(' WITH (%s)', views[i][2]) ELSE '' END, views[i][3]);
+					   CASE WHEN views[i][2] <> '' THEN format(' WITH (%s)', views[i][2]) ELSE '' END,
+					   replace(views[i][3], 'ONLY ' || parent::text, parent::text));
 	END LOOP;
 	FOR i IN 1..coalesce(array_length(triggers, 1), 0) LOOP
 		EXECUTE format('DROP TRIGGER %I ON %s', triggers[i][1], kept);
@@ -396,16 +430,6 @@ BEGIN
 		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I %s NOT VALID', their_keys[i][1], their_keys[i][2], their_keys[i][3]);
 	END LOOP;
 	FOR obj IN
-		SELECT d.objid::regclass AS seq, a.attname
-		FROM pg_depend d
-			JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'
-			JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
-		WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass AND d.refobjid = kept
-			AND d.deptype = 'a'
-	LOOP
-		EXECUTE format('ALTER SEQUENCE %s OWNED BY %s.%I', obj.seq, parent, obj.attname);
-	END LOOP;
-	FOR obj IN
 		SELECT p.pubname FROM pg_publication_rel r JOIN pg_publication p ON p.oid = r.prpubid WHERE r.prrelid = kept
 	LOOP
 		EXECUTE format('ALTER PUBLICATION %I ADD TABLE %s', obj.pubname, parent);
@@ -416,7 +440,11 @@ BEGIN
 
 	-- rows past the last period (ids made by clients, a scheduler that fell
 	-- behind) wait in DEFAULT rather than fail
-	default_name := left(table_name, 55) || '_default';
+	default_name := table_name;
+	WHILE octet_length(default_name || '_default') > 63 LOOP
+		default_name := left(default_name, -1);
+	END LOOP;
+	default_name := default_name || '_default';
 	IF to_regclass(format('%I.%I', schema_name, default_name)) IS NULL THEN
 		EXECUTE format('CREATE TABLE %I.%I PARTITION OF %s DEFAULT', schema_name, default_name, parent);
 	ELSE
@@ -454,6 +482,9 @@ DECLARE
 	their_keys text[][];
 	carried text;
 	made bigint;
+	owned record;
+	give_up timestamptz;
+	caller_timeout text := pg_catalog.current_setting('lock_timeout');
 	lower_bound uuid;
 	upper_bound uuid;
 	upper_time timestamptz;
@@ -484,7 +515,12 @@ BEGIN
 
 		-- every key must be a UUIDv7: a plain uuid key is scanned (ACCESS
 		-- SHARE) and then keeps the rule as a validated CHECK; a uuid7 key has it
-		rule_check := left(table_name, 50) || '_uuidv7_key';
+		-- (cut to 63 bytes between characters, as PostgreSQL cuts the name it
+		-- makes, so that a call again after a stop finds it)
+		rule_check := table_name || '_uuidv7_key';
+		WHILE octet_length(rule_check) > 63 LOOP
+			rule_check := left(rule_check, -1);
+		END LOOP;
 		IF plain_uuid THEN
 			RAISE NOTICE 'uuidv7_adopt_table: reading every key of % for version 7 (a scan, beside reads and writes)', tbl;
 			EXECUTE format('SELECT count(*) FROM %s WHERE @extschema@.uuidv7_timestamp(%I) IS NULL', tbl, key_column)
@@ -566,6 +602,43 @@ BEGIN
 		RAISE NOTICE 'uuidv7_adopt_table: % periods made ahead', made;
 	END IF;
 	COMMIT;
+
+	-- the sequences the adopted table's columns own, owned by the
+	-- partitioned table (which its defaults use, and which outlives the
+	-- adopted table's retirement); ALTER SEQUENCE waits for a transaction
+	-- that took a value, so it is tried in short tries, and a sequence that
+	-- could not be had within lock_wait is named for later
+	FOR owned IN
+		SELECT d.objid::regclass AS seq, a.attname
+		FROM pg_depend d
+			JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'
+			JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
+			JOIN pg_class k ON k.oid = d.refobjid AND k.relname = (SELECT relname FROM pg_class WHERE oid = parent) || '_adopted'
+				AND k.relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = parent)
+		WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass AND d.deptype = 'a'
+	LOOP
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+		give_up := clock_timestamp() + lock_wait;
+		LOOP
+			BEGIN
+				PERFORM pg_catalog.set_config('lock_timeout', '20ms', true);
+				EXECUTE format('ALTER SEQUENCE %s OWNED BY %s.%I', owned.seq, parent, owned.attname);
+				PERFORM pg_catalog.set_config('lock_timeout', caller_timeout, true);
+				EXIT;
+			EXCEPTION WHEN lock_not_available THEN
+				IF clock_timestamp() >= give_up THEN
+					PERFORM pg_catalog.set_config('lock_timeout', caller_timeout, true);
+					RAISE WARNING 'uuidv7_adopt_table: sequence % is still owned by the adopted table', owned.seq
+						USING DETAIL = 'A transaction that took a value of it held it past lock_wait.',
+							  HINT = format('Run ALTER SEQUENCE %s OWNED BY %s.%I; later, before the adopted table is retired.',
+											owned.seq, parent, owned.attname);
+					EXIT;
+				END IF;
+				PERFORM pg_sleep(0.01);
+			END;
+		END LOOP;
+		COMMIT;
+	END LOOP;
 
 	-- the foreign keys re-made NOT VALID, validated one by one, beside
 	-- writers (SHARE UPDATE EXCLUSIVE on the table that holds one, ROW SHARE

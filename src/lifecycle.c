@@ -567,6 +567,19 @@ uuidv7_attach_period(PG_FUNCTION_ARGS)
 						RelationGetRelationName(target)),
 				 errdetail("Rows are moved only into a plain table that has never held any, made since the last savepoint.")));
 
+	/*
+	 * Nothing of the target's own acts on the rows it gets (no trigger, no
+	 * foreign key checks them): it must have neither.  ATTACH gives it the
+	 * parent's.
+	 */
+	if (RelationGetFKeyList(target) != NIL ||
+		(target->trigdesc != NULL && target->trigdesc->numtriggers > 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table \"%s\" has foreign keys or triggers of its own",
+						RelationGetRelationName(target)),
+				 errdetail("The rows moved into it would not be checked by them; ATTACH gives it the parent's.")));
+
 	table_close(target, NoLock);
 
 	default_oid = get_default_partition_oid(parent_oid);

@@ -162,6 +162,7 @@ DECLARE
 	holding text := format('pg_temp.%I', 'uuidv7_moving_' || period_table::oid);
 	waiting bool := false;
 	moved int8 := 0;
+	arrived int8;
 BEGIN
 	SELECT i.inhrelid::regclass INTO default_partition
 	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -190,6 +191,15 @@ BEGIN
 		EXECUTE format('INSERT INTO %s (%s) OVERRIDING SYSTEM VALUE SELECT %s FROM %s',
 					   parent, stored_columns, stored_columns, holding);
 		EXECUTE format('DROP TABLE %s', holding);
+		-- every row deleted from DEFAULT arrived (a trigger of the parent that
+		-- returns NULL, or a rule, could have kept some away: nothing is lost)
+		EXECUTE format('SELECT count(*) FROM ONLY %s', period_table) INTO arrived;
+		IF arrived <> moved THEN
+			RAISE EXCEPTION 'only % of the % rows moved out of the DEFAULT partition of % arrived in %', arrived, moved, parent, period_table
+				USING ERRCODE = 'triggered_data_change_violation',
+					  DETAIL = format('A trigger or a rule of %s changed or kept back the rows inserted into it; nothing is changed.', parent),
+					  HINT = 'Let the trigger or rule pass rows that arrive from the DEFAULT partition, or move them out of it yourself, then create the period.';
+		END IF;
 	END IF;
 	RETURN moved;
 END

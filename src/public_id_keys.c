@@ -74,8 +74,10 @@ static char *public_id_key_file = NULL;
  * shared memory is made anew (after a crash).  In this process's memory,
  * never the GUC machinery's, so that the bytes of keys replaced are wiped
  * rather than merely freed, and in pages of its own that a forked process
- * gets zeroed (MADV_WIPEONFORK), so that no session or worker holds the keys
- * of every database unless it uses them (postmaster_copy).
+ * gets zeroed (MADV_WIPEONFORK), so that no session or worker inherits a
+ * private copy of every database's keys (postmaster_copy).  (What the
+ * postmaster published is in shared memory, which every process of the
+ * server maps, as it maps the rest of the server's data.)
  */
 static PublicIdKeyFile *loaded_file = NULL;
 static bool file_loaded = false;
@@ -637,8 +639,9 @@ transaction_keys_release(XactEvent event, void *arg pg_attribute_unused())
  * reload publishes others): taken at its first call, kept to its end.
  */
 const PublicIdKeys *
-uuidv7_public_id_transaction_keys(uint64 *generation)
+uuidv7_public_id_transaction_keys(uint64 *generation, bool *first)
 {
+	*first = !transaction_keys_taken;
 	if (!transaction_keys_taken)
 	{
 		const PublicIdKeys *keys = current_database_keys();
@@ -649,6 +652,13 @@ uuidv7_public_id_transaction_keys(uint64 *generation)
 	}
 	*generation = transaction_keys_generation;
 	return &transaction_keys;
+}
+
+/* Whether this transaction has taken its keys already. */
+bool
+uuidv7_public_id_keys_taken(void)
+{
+	return transaction_keys_taken;
 }
 
 /* The keys published last for this database, and why the last reading of the file was refused ("" if not). */

@@ -170,5 +170,22 @@ is( $pub->safe_psql('postgres',
 	'1 1 true',
 	'nothing changed');
 
+# a trigger of the parent that keeps rows back (it returns NULL for some):
+# moved by DELETE and INSERT, those rows would be lost; the move is refused
+# (27000), and every row stays where it was
+$pub->safe_psql('postgres', "CREATE TABLE kept (id uuid PRIMARY KEY, stale bool) PARTITION BY RANGE (id);
+	CREATE TABLE kept_default PARTITION OF kept DEFAULT;
+	INSERT INTO kept SELECT uuidv7_min('2025-10-02 00:00+00'::timestamptz + g * interval '1 hour'), g % 2 = 0
+	FROM generate_series(0, 9) g;
+	CREATE FUNCTION keep_fresh() RETURNS trigger LANGUAGE plpgsql AS \$\$
+		BEGIN IF NEW.stale THEN RETURN NULL; END IF; RETURN NEW; END \$\$;
+	CREATE TRIGGER keep_fresh BEFORE INSERT ON kept FOR EACH ROW EXECUTE FUNCTION keep_fresh()");
+($rc, $out, $err) = $pub->psql('postgres',
+	"SELECT * FROM uuidv7_create_partitions('kept', '2025-10-01', '2025-11-01', '1 month', 'UTC')",
+	extra_params => [ '-v', 'VERBOSITY=sqlstate' ]);
+like($err, qr/27000/, 'a move that a trigger would cut short is refused');
+is( $pub->safe_psql('postgres', "SELECT count(*) || ' ' || (to_regclass('kept_p2025_10') IS NULL) FROM kept_default"),
+	'10 true', 'every row still waits, and no period was made');
+
 $pub->safe_psql('postgres', "SELECT pg_drop_replication_slot('cdc')");
 done_testing();
