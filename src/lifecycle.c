@@ -555,8 +555,8 @@ uuidv7_attach_period(PG_FUNCTION_ARGS)
 	 * Rows are written into the target's file outside the heap's logged
 	 * inserts, as COPY FREEZE writes them, and for the same reason only into
 	 * a table made in this very subtransaction: a rollback to a savepoint
-	 * taken after its creation would leave them there, in a table that
-	 * lives on.
+	 * taken after its creation would leave them there, in a table that lives
+	 * on.
 	 */
 	target = open_locked_table(target_oid);
 	if (target->rd_createSubid != GetCurrentSubTransactionId() || !is_heap_table(target) ||
