@@ -169,7 +169,7 @@ SET client_min_messages = warning;
 \set VERBOSITY default
 CALL uuidv7_adopt_table('stuck', '1 month', 'UTC');
 \set VERBOSITY terse
-SELECT relkind, (SELECT count(*) FROM pg_constraint WHERE conrelid = 'stuck'::regclass) AS constraints
+SELECT relkind, (SELECT count(*) FROM pg_constraint WHERE conrelid = 'stuck'::regclass AND contype IN ('c', 'f', 'p')) AS constraints
 FROM pg_class WHERE oid = 'stuck'::regclass;
 DROP PUBLICATION stuck_pub;
 DROP TABLE stuck CASCADE;
