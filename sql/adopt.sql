@@ -244,7 +244,7 @@ DO $$
 BEGIN
 	EXECUTE (SELECT format('ALTER TABLE stopped ADD CONSTRAINT uuidv7_adopt_bounds CHECK (id >= %L AND id < %L) NOT VALID',
 						   lower_bound, upper_bound)
-			 FROM uuidv7_adopt_span('stopped', 'id', '1 month', 'UTC'));
+			 FROM uuidv7_internal.uuidv7_adopt_span('stopped', 'id', '1 month', 'UTC'));
 END
 $$;
 INSERT INTO stopped (id, v) VALUES (uuidv7_generate_at(date_trunc('month', now()) + interval '1 month 27 days'), 0);
@@ -265,7 +265,7 @@ DO $$
 DECLARE
 	hint text;
 BEGIN
-	PERFORM uuidv7_adopt_check('with_identity');
+	PERFORM uuidv7_internal.uuidv7_adopt_check('with_identity');
 EXCEPTION WHEN feature_not_supported THEN
 	GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
 	EXECUTE substr(hint, strpos(hint, '): ') + 3);

@@ -46,6 +46,19 @@ WHERE d.refclassid = 'pg_extension'::regclass
 	AND NOT EXISTS (SELECT FROM pg_type t
 					WHERE d.classid = 'pg_type'::regclass AND t.oid = d.objid AND t.typcategory = 'A')
 ORDER BY pg_describe_object(classid, objid, 0) COLLATE "C";
+-- the extension's schema holds its API alone (as \df shows it): its helpers
+-- are in uuidv7_internal, which every role may use, as the functions that
+-- call them run as their caller
+SELECT n.nspname AS schema, count(*) AS functions
+FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid JOIN pg_namespace n ON n.oid = p.pronamespace
+WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+	AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'uuidv7')
+	AND p.proname IN ('uuidv7_lock_for_upkeep', 'uuidv7_copy_waiting_rows', 'uuidv7_attach_period',
+					  'uuidv7_attach_period_decodable', 'uuidv7_forbid_transaction_block', 'uuidv7_adopt_check',
+					  'uuidv7_adopt_span', 'uuidv7_adopt_swap', 'uuidv7_partitioned_parent')
+GROUP BY 1 ORDER BY 1;
+SELECT has_schema_privilege('public', 'uuidv7_internal', 'USAGE') AS every_role_may_use_it,
+	'uuidv7_internal' = ANY (current_schemas(true)) AS in_the_search_path;
 
 -- who reads the times below: PostgreSQL 17's core, whose
 -- uuid_extract_timestamp() reads version 1 only (expected/compat_1.out), or

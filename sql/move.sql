@@ -110,14 +110,14 @@ CREATE TABLE not_new (LIKE moves);
 BEGIN;
 CREATE TABLE fresh (LIKE moves);
 LOCK moves_default, fresh IN ACCESS EXCLUSIVE MODE;
-SELECT uuidv7_attach_period('moves_default', 'fresh', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+SELECT uuidv7_internal.uuidv7_attach_period('moves_default', 'fresh', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
-SELECT uuidv7_attach_period('moves', 'not_new', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+SELECT uuidv7_internal.uuidv7_attach_period('moves', 'not_new', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 BEGIN;
 LOCK moves, moves_default, not_new IN ACCESS EXCLUSIVE MODE;
-SELECT uuidv7_attach_period('moves', 'not_new', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+SELECT uuidv7_internal.uuidv7_attach_period('moves', 'not_new', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 CREATE ROLE regress_move_stranger;
@@ -126,7 +126,7 @@ BEGIN;
 SET LOCAL ROLE regress_move_stranger;
 CREATE TEMP TABLE theirs (LIKE moves);
 LOCK moves, moves_default IN ACCESS EXCLUSIVE MODE;
-SELECT uuidv7_attach_period('moves', 'theirs', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+SELECT uuidv7_internal.uuidv7_attach_period('moves', 'theirs', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 DROP OWNED BY regress_move_stranger;
@@ -142,7 +142,7 @@ BEGIN;
 CREATE TABLE early (LIKE moves INCLUDING ALL);
 LOCK moves, moves_default, early IN ACCESS EXCLUSIVE MODE;
 SAVEPOINT s;
-SELECT uuidv7_attach_period('moves', 'early', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+SELECT uuidv7_internal.uuidv7_attach_period('moves', 'early', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK TO SAVEPOINT s;
 SELECT count(*) AS in_early FROM early;
@@ -150,7 +150,7 @@ SELECT count(*) AS seq, count(*) FILTER (WHERE uuidv7_timestamp(id) >= '2025-03-
 DO $$
 BEGIN
 	BEGIN
-		PERFORM uuidv7_attach_period('moves', 'early', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+		PERFORM uuidv7_internal.uuidv7_attach_period('moves', 'early', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 		RAISE EXCEPTION 'after the move';
 	EXCEPTION WHEN others THEN
 		RAISE NOTICE 'caught: %', SQLERRM;
@@ -185,20 +185,20 @@ CREATE TABLE strict_nn (LIKE moves INCLUDING ALL);
 ALTER TABLE strict_nn ALTER COLUMN note SET NOT NULL;
 UPDATE moves SET note = NULL WHERE n = 171;
 LOCK moves, moves_default, strict_nn IN ACCESS EXCLUSIVE MODE;
-SELECT uuidv7_attach_period('moves', 'strict_nn', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+SELECT uuidv7_internal.uuidv7_attach_period('moves', 'strict_nn', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 BEGIN;
 CREATE TABLE strict_ck (LIKE moves INCLUDING ALL, CONSTRAINT small_n CHECK (n < 150));
 LOCK moves, moves_default, strict_ck IN ACCESS EXCLUSIVE MODE;
-SELECT uuidv7_attach_period('moves', 'strict_ck', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+SELECT uuidv7_internal.uuidv7_attach_period('moves', 'strict_ck', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 BEGIN;
 CREATE TABLE strict_uq (LIKE moves INCLUDING ALL, CONSTRAINT one_n_per_day UNIQUE (id, n));
 CREATE UNIQUE INDEX strict_uq_at ON strict_uq ((n % 3));
 LOCK moves, moves_default, strict_uq IN ACCESS EXCLUSIVE MODE;
-SELECT uuidv7_attach_period('moves', 'strict_uq', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+SELECT uuidv7_internal.uuidv7_attach_period('moves', 'strict_uq', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 -- a period's table with a foreign key or a trigger of its own, which the
@@ -207,7 +207,7 @@ CREATE TABLE colours (note text PRIMARY KEY);
 BEGIN;
 CREATE TABLE strict_fk (LIKE moves INCLUDING ALL, CONSTRAINT known_note FOREIGN KEY (note) REFERENCES colours);
 LOCK moves, moves_default, strict_fk IN ACCESS EXCLUSIVE MODE;
-SELECT uuidv7_attach_period('moves', 'strict_fk', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+SELECT uuidv7_internal.uuidv7_attach_period('moves', 'strict_fk', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 BEGIN;
@@ -215,7 +215,7 @@ CREATE TABLE with_trigger (LIKE moves INCLUDING ALL);
 CREATE FUNCTION pg_temp.keep() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
 CREATE TRIGGER keep BEFORE INSERT ON with_trigger FOR EACH ROW EXECUTE FUNCTION pg_temp.keep();
 LOCK moves, moves_default, with_trigger IN ACCESS EXCLUSIVE MODE;
-SELECT uuidv7_attach_period('moves', 'with_trigger', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+SELECT uuidv7_internal.uuidv7_attach_period('moves', 'with_trigger', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 DROP TABLE colours;

@@ -349,7 +349,7 @@ SELECT count(*) FROM recent WHERE id >= now() + interval '300000 years' - interv
 -- (d) the support function serves its own functions only: put on another
 -- function, it leaves it alone
 CREATE FUNCTION public.uuidv7_time_ge(a int8, b int8) RETURNS bool LANGUAGE sql IMMUTABLE AS 'SELECT a >= b';
-ALTER FUNCTION public.uuidv7_time_ge(int8, int8) SUPPORT uuidv7_time_support;
+ALTER FUNCTION public.uuidv7_time_ge(int8, int8) SUPPORT uuidv7_internal.uuidv7_time_support;
 SELECT g, public.uuidv7_time_ge(g, 2) FROM generate_series(1, 3) g ORDER BY g;
 DROP FUNCTION public.uuidv7_time_ge(int8, int8);
 -- (e) an interval of months and days, counted in two conversions, in the

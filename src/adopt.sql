@@ -3,7 +3,7 @@
 -- Raise 25001 inside a transaction block, with a hint, for the procedures
 -- that commit between their steps (their own COMMIT would fail there with a
 -- message that does not say what to do)
-CREATE FUNCTION uuidv7_forbid_transaction_block(procedure_name pg_catalog.text) RETURNS void
+CREATE FUNCTION uuidv7_internal.uuidv7_forbid_transaction_block(procedure_name pg_catalog.text) RETURNS void
 --#if c
 AS 'MODULE_PATHNAME', 'uuidv7_forbid_transaction_block'
 LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
@@ -27,7 +27,7 @@ END
 $function$;
 --#endif
 
-COMMENT ON FUNCTION uuidv7_forbid_transaction_block(pg_catalog.text) IS
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_forbid_transaction_block(pg_catalog.text) IS
 'raise 25001 if called inside a transaction block (used by the procedures that commit between their steps)';
 
 -- Adopting a live table keyed by UUIDv7: turning it into a table
@@ -42,7 +42,7 @@ COMMENT ON FUNCTION uuidv7_forbid_transaction_block(pg_catalog.text) IS
 
 -- Step 1: what the table is checked for before anything changes, and what
 -- the other steps need to know of it.
-CREATE FUNCTION uuidv7_adopt_check(tbl pg_catalog.regclass,
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_check(tbl pg_catalog.regclass,
 								   OUT table_name pg_catalog.name,
 								   OUT key_column pg_catalog.name,
 								   OUT plain_uuid pg_catalog.bool)
@@ -226,7 +226,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_adopt_check(pg_catalog.regclass) IS
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_check(pg_catalog.regclass) IS
 'step 1 of uuidv7_adopt_table: the checks of the table before anything changes (42809, 0A000, 42P07), and its name, key column and whether the key is a plain uuid';
 
 -- Step 2: the span the table becomes the partition of, counted from the
@@ -236,7 +236,7 @@ COMMENT ON FUNCTION uuidv7_adopt_check(pg_catalog.regclass) IS
 -- period more than the rows need: the bounds are a CHECK of the table from
 -- step 3 on, and a table whose adoption was stopped there must go on taking
 -- the application's rows for a whole period before it refuses any.)
-CREATE FUNCTION uuidv7_adopt_span(tbl pg_catalog.regclass, key_column pg_catalog.name,
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_span(tbl pg_catalog.regclass, key_column pg_catalog.name,
 								  step pg_catalog.interval, zone pg_catalog.text,
 								  OUT lower_bound pg_catalog.uuid,
 								  OUT upper_bound pg_catalog.uuid,
@@ -272,7 +272,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_adopt_span(pg_catalog.regclass, pg_catalog.name, pg_catalog.interval, pg_catalog.text) IS
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_span(pg_catalog.regclass, pg_catalog.name, pg_catalog.interval, pg_catalog.text) IS
 'step 2 of uuidv7_adopt_table: the partition bounds of the periods the table''s rows fall in, up to the end of the period after the current one, and when the last one ends';
 
 -- Step 3: the catalog swap, under ACCESS EXCLUSIVE on the table (taken in
@@ -290,7 +290,7 @@ COMMENT ON FUNCTION uuidv7_adopt_span(pg_catalog.regclass, pg_catalog.name, pg_c
 -- a DEFAULT partition, <name>_default, for rows past the last period.  The
 -- tables whose foreign keys are re-made and those the table's reference
 -- are locked in the same short tries.  Returns the partitioned table.
-CREATE FUNCTION uuidv7_adopt_swap(tbl pg_catalog.regclass, key_column pg_catalog.name,
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_swap(tbl pg_catalog.regclass, key_column pg_catalog.name,
 								  lower_bound pg_catalog.uuid, upper_bound pg_catalog.uuid,
 								  lock_wait pg_catalog.interval DEFAULT '1 minute')
 RETURNS pg_catalog.regclass
@@ -335,7 +335,7 @@ BEGIN
 				UNION ALL SELECT c.confrelid, 'SHARE ROW EXCLUSIVE', 1 FROM pg_constraint c
 				WHERE c.contype = 'f' AND c.conrelid = tbl) r
 		  WHERE rel <> tbl ORDER BY rel, rank) t;
-	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl] || related, ARRAY['ACCESS EXCLUSIVE'] || modes, lock_wait);
+	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[tbl] || related, ARRAY['ACCESS EXCLUSIVE'] || modes, lock_wait);
 
 	-- what points at it, as written now, naming the table by its name (the
 	-- search path is pg_catalog's: every name comes qualified)
@@ -456,7 +456,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_adopt_swap(pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid, pg_catalog.interval) IS
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_swap(pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid, pg_catalog.interval) IS
 'step 3 of uuidv7_adopt_table: the catalog swap that makes the table the partition of [lower_bound, upper_bound) of a new partitioned table of its name, with its owner, comment, grants, row security and policies, the views, triggers, foreign keys, owned sequences, publications and replica identity that pointed at it, and a DEFAULT partition; returns the new table';
 
 -- The steps, committing between them.  (No SET clause: a procedure with one
@@ -494,7 +494,7 @@ BEGIN
 	-- (before anything else: the caller's search_path must not choose the
 	-- functions and operators this calls)
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-	PERFORM @extschema@.uuidv7_forbid_transaction_block('uuidv7_adopt_table');
+	PERFORM uuidv7_internal.uuidv7_forbid_transaction_block('uuidv7_adopt_table');
 	IF tbl IS NULL OR step IS NULL OR zone IS NULL OR periods_ahead IS NULL OR lock_wait IS NULL THEN
 		RAISE EXCEPTION 'uuidv7_adopt_table() takes no NULL argument'
 			USING ERRCODE = 'null_value_not_allowed';
@@ -510,7 +510,7 @@ BEGIN
 	FROM pg_class p JOIN pg_inherits i ON i.inhparent = p.oid JOIN pg_class c ON c.oid = i.inhrelid
 	WHERE p.oid = tbl AND p.relkind = 'p' AND c.relnamespace = p.relnamespace AND c.relname = p.relname || '_adopted';
 	IF parent IS NULL THEN
-		SELECT * INTO table_name, key_column, plain_uuid FROM @extschema@.uuidv7_adopt_check(tbl);
+		SELECT * INTO table_name, key_column, plain_uuid FROM uuidv7_internal.uuidv7_adopt_check(tbl);
 		RAISE NOTICE 'uuidv7_adopt_table: % checked, keyed by %', tbl, quote_ident(key_column);
 
 		-- every key must be a UUIDv7: a plain uuid key is scanned (ACCESS
@@ -534,13 +534,13 @@ BEGIN
 			COMMIT;
 			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 			IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = tbl AND conname = rule_check) THEN
-				PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['ACCESS EXCLUSIVE'], lock_wait);
+				PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['ACCESS EXCLUSIVE'], lock_wait);
 				EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (@extschema@.uuidv7_timestamp(%I) IS NOT NULL) NOT VALID',
 							   tbl, rule_check, key_column);
 				COMMIT;
 				PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 			END IF;
-			PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+			PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 			RAISE NOTICE 'uuidv7_adopt_table: validating % of % (a scan, beside reads and writes)', quote_ident(rule_check), tbl;
 			EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', tbl, rule_check);
 			COMMIT;
@@ -554,8 +554,8 @@ BEGIN
 		FROM pg_constraint c WHERE c.conrelid = tbl AND c.conname = 'uuidv7_adopt_bounds';
 		IF bounds IS NULL THEN
 			SELECT * INTO lower_bound, upper_bound, upper_time
-			FROM @extschema@.uuidv7_adopt_span(tbl, key_column, step, zone);
-			PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['ACCESS EXCLUSIVE'], lock_wait);
+			FROM uuidv7_internal.uuidv7_adopt_span(tbl, key_column, step, zone);
+			PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['ACCESS EXCLUSIVE'], lock_wait);
 			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_adopt_bounds CHECK (%I >= %L AND %I < %L) NOT VALID',
 						   tbl, key_column, lower_bound, key_column, upper_bound);
 			COMMIT;
@@ -565,7 +565,7 @@ BEGIN
 			upper_bound := bounds[2]::uuid;
 			upper_time := @extschema@.uuidv7_timestamp(upper_bound);
 		END IF;
-		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 		RAISE NOTICE 'uuidv7_adopt_table: validating the bounds of % (a scan, beside reads and writes)', tbl;
 		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT uuidv7_adopt_bounds', tbl);
 		COMMIT;
@@ -584,7 +584,7 @@ BEGIN
 			nullif(format('foreign keys: %s', (SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND (conrelid = tbl OR confrelid = tbl)
 												AND conparentid = 0)), 'foreign keys: 0'))
 		INTO carried;
-		parent := @extschema@.uuidv7_adopt_swap(tbl, key_column, lower_bound, upper_bound, lock_wait);
+		parent := uuidv7_internal.uuidv7_adopt_swap(tbl, key_column, lower_bound, upper_bound, lock_wait);
 		RAISE NOTICE '%', format('uuidv7_adopt_table: %s is partitioned by %I, its rows the partition %s%s',
 								 parent, key_column, tbl, coalesce('; moved to it: ' || nullif(carried, ''), ''));
 	ELSE
@@ -645,7 +645,7 @@ BEGIN
 	-- on this one)
 	FOR i IN 1..coalesce(array_length(their_keys, 1), 0) LOOP
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[their_keys[i][1]::regclass], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[their_keys[i][1]::regclass], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 		RAISE NOTICE 'uuidv7_adopt_table: validating foreign key % of % (a scan beside writers)', quote_ident(their_keys[i][2]), their_keys[i][1];
 		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', their_keys[i][1], their_keys[i][2]);
 		COMMIT;

@@ -86,18 +86,18 @@ COMMENT ON FUNCTION uuidv7_last_not_after(pg_catalog.timestamptz) IS
 
 -- (the C edition's: each turned by its support function, when planned, into
 -- the comparison of uuids its SQL edition is written as; src/comparison.c)
-CREATE FUNCTION uuidv7_time_support(req pg_catalog.internal) RETURNS pg_catalog.internal
+CREATE FUNCTION uuidv7_internal.uuidv7_time_support(req pg_catalog.internal) RETURNS pg_catalog.internal
 AS 'MODULE_PATHNAME', 'uuidv7_time_support'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION uuidv7_time_support(pg_catalog.internal) IS
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_time_support(pg_catalog.internal) IS
 'planner support of the time comparisons: each becomes the comparison of uuids its SQL edition is written as';
 --#endif
 
 CREATE FUNCTION uuidv7_time_lt(id pg_catalog.uuid, ts pg_catalog.timestamptz) RETURNS pg_catalog.bool
 --#if c
 AS 'MODULE_PATHNAME', 'uuidv7_lt_timestamptz'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT uuidv7_internal.uuidv7_time_support;
 --#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$ SELECT $1 OPERATOR(pg_catalog.<=) @extschema@.uuidv7_last_before($2) $function$;
@@ -109,7 +109,7 @@ COMMENT ON FUNCTION uuidv7_time_lt(pg_catalog.uuid, pg_catalog.timestamptz) IS
 CREATE FUNCTION uuidv7_time_le(id pg_catalog.uuid, ts pg_catalog.timestamptz) RETURNS pg_catalog.bool
 --#if c
 AS 'MODULE_PATHNAME', 'uuidv7_le_timestamptz'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT uuidv7_internal.uuidv7_time_support;
 --#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$ SELECT $1 OPERATOR(pg_catalog.<=) @extschema@.uuidv7_last_not_after($2) $function$;
@@ -121,7 +121,7 @@ COMMENT ON FUNCTION uuidv7_time_le(pg_catalog.uuid, pg_catalog.timestamptz) IS
 CREATE FUNCTION uuidv7_time_ge(id pg_catalog.uuid, ts pg_catalog.timestamptz) RETURNS pg_catalog.bool
 --#if c
 AS 'MODULE_PATHNAME', 'uuidv7_ge_timestamptz'
-LANGUAGE C IMMUTABLE PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+LANGUAGE C IMMUTABLE PARALLEL SAFE LEAKPROOF SUPPORT uuidv7_internal.uuidv7_time_support;
 --#else
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $function$
@@ -136,7 +136,7 @@ COMMENT ON FUNCTION uuidv7_time_ge(pg_catalog.uuid, pg_catalog.timestamptz) IS
 CREATE FUNCTION uuidv7_time_gt(id pg_catalog.uuid, ts pg_catalog.timestamptz) RETURNS pg_catalog.bool
 --#if c
 AS 'MODULE_PATHNAME', 'uuidv7_gt_timestamptz'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT uuidv7_internal.uuidv7_time_support;
 --#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$ SELECT $1 OPERATOR(pg_catalog.>) @extschema@.uuidv7_last_not_after($2) $function$;
@@ -148,7 +148,7 @@ COMMENT ON FUNCTION uuidv7_time_gt(pg_catalog.uuid, pg_catalog.timestamptz) IS
 CREATE FUNCTION uuidv7_time_lt(ts pg_catalog.timestamptz, id pg_catalog.uuid) RETURNS pg_catalog.bool
 --#if c
 AS 'MODULE_PATHNAME', 'timestamptz_lt_uuidv7_0_3'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT uuidv7_internal.uuidv7_time_support;
 --#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$ SELECT $2 OPERATOR(pg_catalog.>) @extschema@.uuidv7_last_not_after($1) $function$;
@@ -160,7 +160,7 @@ COMMENT ON FUNCTION uuidv7_time_lt(pg_catalog.timestamptz, pg_catalog.uuid) IS
 CREATE FUNCTION uuidv7_time_le(ts pg_catalog.timestamptz, id pg_catalog.uuid) RETURNS pg_catalog.bool
 --#if c
 AS 'MODULE_PATHNAME', 'timestamptz_le_uuidv7'
-LANGUAGE C IMMUTABLE PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+LANGUAGE C IMMUTABLE PARALLEL SAFE LEAKPROOF SUPPORT uuidv7_internal.uuidv7_time_support;
 --#else
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $function$
@@ -175,7 +175,7 @@ COMMENT ON FUNCTION uuidv7_time_le(pg_catalog.timestamptz, pg_catalog.uuid) IS
 CREATE FUNCTION uuidv7_time_ge(ts pg_catalog.timestamptz, id pg_catalog.uuid) RETURNS pg_catalog.bool
 --#if c
 AS 'MODULE_PATHNAME', 'timestamptz_ge_uuidv7'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT uuidv7_internal.uuidv7_time_support;
 --#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$ SELECT $2 OPERATOR(pg_catalog.<=) @extschema@.uuidv7_last_not_after($1) $function$;
@@ -187,7 +187,7 @@ COMMENT ON FUNCTION uuidv7_time_ge(pg_catalog.timestamptz, pg_catalog.uuid) IS
 CREATE FUNCTION uuidv7_time_gt(ts pg_catalog.timestamptz, id pg_catalog.uuid) RETURNS pg_catalog.bool
 --#if c
 AS 'MODULE_PATHNAME', 'timestamptz_gt_uuidv7'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT @extschema@.uuidv7_time_support;
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF SUPPORT uuidv7_internal.uuidv7_time_support;
 --#else
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$ SELECT $2 OPERATOR(pg_catalog.<=) @extschema@.uuidv7_last_before($1) $function$;

@@ -102,7 +102,7 @@ BEGIN
 			IF EXISTS (SELECT FROM pg_replication_slots s WHERE s.slot_type = 'logical' AND s.database = current_database())
 				OR (SELECT l.lanname <> 'c'
 					FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
-					WHERE p.oid = '@extschema@.uuidv7_attach_period(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.uuid, pg_catalog.uuid)'::regprocedure)
+					WHERE p.oid = 'uuidv7_internal.uuidv7_attach_period(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.uuid, pg_catalog.uuid)'::regprocedure)
 				OR (SELECT c.relkind <> 'r' FROM pg_class c WHERE c.oid = t.default_partition) THEN
 				IF EXISTS (SELECT FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid = t.parent) THEN
 					severity := 'error';

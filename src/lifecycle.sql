@@ -12,7 +12,7 @@
 -- wait less than deadlock_timeout's default, so an application session
 -- never waits on upkeep long enough to be the one the deadlock detector
 -- cancels.  NULL tables are skipped.
-CREATE FUNCTION uuidv7_lock_for_upkeep(tables pg_catalog.regclass[], lock_modes pg_catalog.text[],
+CREATE FUNCTION uuidv7_internal.uuidv7_lock_for_upkeep(tables pg_catalog.regclass[], lock_modes pg_catalog.text[],
 									   lock_wait pg_catalog.interval DEFAULT '1 minute')
 RETURNS void
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
@@ -83,7 +83,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_lock_for_upkeep(pg_catalog.regclass[], pg_catalog.text[], pg_catalog.interval) IS
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_lock_for_upkeep(pg_catalog.regclass[], pg_catalog.text[], pg_catalog.interval) IS
 'lock tables, each in its mode, for partition upkeep, in short tries that never hold back the sessions queued behind for long, giving up with 55P03 after lock_wait (used by the upkeep functions)';
 
 -- Move the rows of a period that wait in a DEFAULT partition into another
@@ -92,7 +92,7 @@ COMMENT ON FUNCTION uuidv7_lock_for_upkeep(pg_catalog.regclass[], pg_catalog.tex
 -- the table, which it would make act.  Used into a temporary table by
 -- uuidv7_attach_period_decodable, and into the period's table, before it is
 -- attached, for a table Citus distributes (whose rows only its DML reaches).
-CREATE FUNCTION uuidv7_copy_waiting_rows(default_partition pg_catalog.regclass, target pg_catalog.regclass,
+CREATE FUNCTION uuidv7_internal.uuidv7_copy_waiting_rows(default_partition pg_catalog.regclass, target pg_catalog.regclass,
 										 key_column pg_catalog.name, lower_bound pg_catalog.uuid,
 										 upper_bound pg_catalog.uuid)
 RETURNS pg_catalog.int8
@@ -131,7 +131,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_copy_waiting_rows(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid) IS
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_copy_waiting_rows(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid) IS
 'move the rows of a period waiting in a DEFAULT partition into the period''s table by DELETE and INSERT (used by uuidv7_attach_period)';
 
 -- Attach a new period's table, the rows of its period that wait in the
@@ -149,7 +149,7 @@ COMMENT ON FUNCTION uuidv7_copy_waiting_rows(pg_catalog.regclass, pg_catalog.reg
 -- moved.  What the SQL edition moves rows with, and the C edition where a
 -- logical replication slot of the database may decode the move, or where
 -- DEFAULT is not a heap table (a partitioned one).
-CREATE FUNCTION uuidv7_attach_period_decodable(parent pg_catalog.regclass, period_table pg_catalog.regclass,
+CREATE FUNCTION uuidv7_internal.uuidv7_attach_period_decodable(parent pg_catalog.regclass, period_table pg_catalog.regclass,
 											   lower_bound pg_catalog.uuid, upper_bound pg_catalog.uuid)
 RETURNS pg_catalog.int8
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
@@ -182,7 +182,7 @@ BEGIN
 		WHERE a.attrelid = default_partition AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
 		EXECUTE format('CREATE TEMPORARY TABLE %s ON COMMIT DROP AS SELECT %s FROM ONLY %s WITH NO DATA',
 					   holding, stored_columns, default_partition);
-		moved := @extschema@.uuidv7_copy_waiting_rows(default_partition, holding::regclass, key_column,
+		moved := uuidv7_internal.uuidv7_copy_waiting_rows(default_partition, holding::regclass, key_column,
 													   lower_bound, upper_bound);
 	END IF;
 	EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
@@ -205,7 +205,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_attach_period_decodable(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.uuid, pg_catalog.uuid) IS
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_attach_period_decodable(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.uuid, pg_catalog.uuid) IS
 'attach a new period''s table, moving in the rows of its period that wait in the DEFAULT partition by DELETE and INSERT that logical decoding sees (used by uuidv7_attach_period)';
 
 -- Attach a new period's table, created empty in this transaction, as the
@@ -214,7 +214,7 @@ COMMENT ON FUNCTION uuidv7_attach_period_decodable(pg_catalog.regclass, pg_catal
 -- The caller owns both tables and holds the parent and its DEFAULT
 -- partition ACCESS EXCLUSIVE.  In one call, so that no row can leave the
 -- partitioned table without arriving in its new partition.
-CREATE FUNCTION uuidv7_attach_period(parent pg_catalog.regclass, period_table pg_catalog.regclass,
+CREATE FUNCTION uuidv7_internal.uuidv7_attach_period(parent pg_catalog.regclass, period_table pg_catalog.regclass,
 									 lower_bound pg_catalog.uuid, upper_bound pg_catalog.uuid)
 RETURNS pg_catalog.int8
 --#if c
@@ -230,11 +230,11 @@ LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
-SELECT @extschema@.uuidv7_attach_period_decodable(parent, period_table, lower_bound, upper_bound)
+SELECT uuidv7_internal.uuidv7_attach_period_decodable(parent, period_table, lower_bound, upper_bound)
 $function$;
 --#endif
 
-COMMENT ON FUNCTION uuidv7_attach_period(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.uuid, pg_catalog.uuid) IS
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_attach_period(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.uuid, pg_catalog.uuid) IS
 'attach a new period''s table, created empty in this transaction, moving in first the rows of its period that wait in the DEFAULT partition (used by uuidv7_create_partitions; parent and DEFAULT locked ACCESS EXCLUSIVE)';
 
 -- Create the partitions of a span that do not exist yet.  A partition with
@@ -300,8 +300,8 @@ DECLARE
 	slot int;
 BEGIN
 	-- the parent checked first, by an assignment (an error names no SQL of ours)
-	checked := @extschema@.uuidv7_partitioned_parent(parent);
-	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
+	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 
 	SELECT i.inhrelid::regclass INTO default_partition
 	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -397,7 +397,7 @@ BEGIN
 			  UNION SELECT c.conrelid FROM pg_constraint c
 			  WHERE c.confrelid = parent AND c.contype = 'f' AND c.conparentid = 0) t
 		WHERE t.rel <> parent;
-		PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent, default_partition] || related::regclass[],
+		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent, default_partition] || related::regclass[],
 												   ARRAY['ACCESS EXCLUSIVE', 'ACCESS EXCLUSIVE']
 												   || array_fill('SHARE ROW EXCLUSIVE'::text, ARRAY[cardinality(related)]),
 												   lock_wait);
@@ -410,12 +410,12 @@ BEGIN
 		FOR j IN 1..array_length(pending, 1) LOOP
 			slot := pending[j];
 			IF distributed THEN
-				out_moved[slot] := @extschema@.uuidv7_copy_waiting_rows(default_partition, out_name[slot]::regclass,
+				out_moved[slot] := uuidv7_internal.uuidv7_copy_waiting_rows(default_partition, out_name[slot]::regclass,
 																		 key_column, pending_lo[j], pending_hi[j]);
 				EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
 							   parent, out_name[slot], pending_lo[j], pending_hi[j]);
 			ELSE
-				out_moved[slot] := @extschema@.uuidv7_attach_period(parent, out_name[slot]::regclass,
+				out_moved[slot] := uuidv7_internal.uuidv7_attach_period(parent, out_name[slot]::regclass,
 																	 pending_lo[j], pending_hi[j]);
 			END IF;
 			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_period', out_name[slot]);
@@ -470,8 +470,8 @@ DECLARE
 	wanted_check text;
 BEGIN
 	-- the parent checked first, by an assignment (an error names no SQL of ours)
-	checked := @extschema@.uuidv7_partitioned_parent(parent);
-	PERFORM @extschema@.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
+	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 	SELECT i.inhrelid::regclass INTO default_partition
 	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
 	WHERE i.inhparent = parent AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT';
@@ -500,7 +500,7 @@ BEGIN
 		-- partition: taken in short tries, all at once, so that waiting never
 		-- holds back the queue behind, nor holds the parent while it waits
 		-- for a session that reads a partition by its name
-		PERFORM @extschema@.uuidv7_lock_for_upkeep(
+		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(
 			ARRAY[parent, CASE WHEN wanted_check IS NOT NULL THEN default_partition END] || retired,
 			array_fill('ACCESS EXCLUSIVE'::text, ARRAY[2 + cardinality(retired)]), lock_wait);
 	END IF;

@@ -97,7 +97,7 @@ COMMENT ON FUNCTION uuidv7_partition_bounds(pg_catalog.timestamptz, pg_catalog.t
 -- The schema and name of a table range-partitioned on a single uuid column
 -- (a domain over uuid such as uuid7 counts), or error 42809: the check every
 -- partition function makes of its parent.
-CREATE FUNCTION uuidv7_partitioned_parent(parent pg_catalog.regclass,
+CREATE FUNCTION uuidv7_internal.uuidv7_partitioned_parent(parent pg_catalog.regclass,
 										  OUT parent_schema pg_catalog.name,
 										  OUT parent_name pg_catalog.name)
 LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
@@ -126,7 +126,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_partitioned_parent(pg_catalog.regclass) IS
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_partitioned_parent(pg_catalog.regclass) IS
 'schema and name of a table range-partitioned on a single uuid or uuid7 column; error 42809 for any other table';
 
 -- The DDL of the partitions of a span.  Names are the parent's with the
@@ -158,7 +158,7 @@ DECLARE
 	checked record;
 BEGIN
 	-- (an assignment, not a query: an error names no SQL of ours)
-	checked := @extschema@.uuidv7_partitioned_parent(parent);
+	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
 	parent_schema := checked.parent_schema;
 	parent_name := checked.parent_name;
 
@@ -214,7 +214,7 @@ LANGUAGE sql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 	SELECT b.child, @extschema@.uuidv7_timestamp(b.lo), @extschema@.uuidv7_timestamp(b.hi), b.lo, b.hi
-	FROM @extschema@.uuidv7_partitioned_parent(parent) AS checked,
+	FROM uuidv7_internal.uuidv7_partitioned_parent(parent) AS checked,
 		LATERAL (SELECT i.inhrelid::regclass AS child, m[1]::uuid AS lo, m[2]::uuid AS hi,
 					 c.relpartbound IS NOT NULL AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT' AS is_default
 				 FROM pg_inherits i

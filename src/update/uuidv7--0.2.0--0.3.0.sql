@@ -33,10 +33,19 @@ BEGIN
 END
 $leakproof$;
 
+-- The extension's helpers, which its own functions call and nobody else
+-- needs to: a schema of their own, uuidv7_internal, out of the search path,
+-- so that \df and the extension's schema show the API alone.  Each checks
+-- what it relies on (the caller's ownership and locks, the state of the
+-- tables it is given) and does nothing its caller could not do by hand:
+-- the functions that call them run as their caller, who therefore has
+-- USAGE on the schema.
+--#object uuidv7_internal_schema
+
 -- partitioning: one check of the parent for every partition function, one
 -- creator at a time per parent, and the list of a parent's partitions
 
---#object uuidv7_partitioned_parent
+--#object uuidv7_internal.uuidv7_partitioned_parent
 
 --#object uuidv7_partition_ddl replace
 
@@ -45,13 +54,13 @@ $leakproof$;
 DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.timestamptz,
 												 pg_catalog.interval, pg_catalog.text);
 
---#object uuidv7_lock_for_upkeep
+--#object uuidv7_internal.uuidv7_lock_for_upkeep
 
---#object uuidv7_copy_waiting_rows
+--#object uuidv7_internal.uuidv7_copy_waiting_rows
 
---#object uuidv7_attach_period_decodable
+--#object uuidv7_internal.uuidv7_attach_period_decodable
 
---#object uuidv7_attach_period
+--#object uuidv7_internal.uuidv7_attach_period
 
 --#object uuidv7_create_partitions
 
@@ -59,13 +68,13 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_drop_partitions
 
---#object uuidv7_forbid_transaction_block
+--#object uuidv7_internal.uuidv7_forbid_transaction_block
 
---#object uuidv7_adopt_check
+--#object uuidv7_internal.uuidv7_adopt_check
 
---#object uuidv7_adopt_span
+--#object uuidv7_internal.uuidv7_adopt_span
 
---#object uuidv7_adopt_swap
+--#object uuidv7_internal.uuidv7_adopt_swap
 
 --#object uuidv7_adopt_table
 
@@ -86,7 +95,7 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 --#object uuidv7_last_not_after
 --#if c
 
---#object uuidv7_time_support
+--#object uuidv7_internal.uuidv7_time_support
 --#endif
 
 --#object uuidv7_time_lt
