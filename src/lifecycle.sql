@@ -106,7 +106,7 @@ DECLARE
 	moved int8;
 BEGIN
 	-- (nothing waiting: nothing to move, and no foreign key to act)
-	EXECUTE format('SELECT EXISTS (SELECT FROM %s WHERE %I >= $1 AND %I < $2)', default_partition, key_column, key_column)
+	EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s WHERE %I >= $1 AND %I < $2)', default_partition, key_column, key_column)
 		INTO waiting USING lower_bound, upper_bound;
 	IF NOT waiting THEN
 		RETURN 0;
@@ -172,7 +172,7 @@ BEGIN
 		FROM pg_partitioned_table p
 			JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
 		WHERE p.partrelid = parent;
-		EXECUTE format('SELECT EXISTS (SELECT FROM %s WHERE %I >= $1 AND %I < $2)', default_partition, key_column, key_column)
+		EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s WHERE %I >= $1 AND %I < $2)', default_partition, key_column, key_column)
 			INTO waiting USING lower_bound, upper_bound;
 	END IF;
 	IF waiting THEN

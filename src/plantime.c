@@ -360,24 +360,26 @@ has_plan_time_bound(Node *node, void *context)
 static PlannedStmt *
 uuidv7_planner(UUIDV7_PLANNER_ARGS)
 {
-	bool		bounded = has_plan_time_bound((Node *) parse, NULL);
 	PlannedStmt *plan;
+	PlanInvalItem *item;
 
-	if (bounded)
-		parse = query_tree_mutator(parse, add_plan_time_bounds, NULL, QTW_DONT_COPY_QUERY);
+	if (!has_plan_time_bound((Node *) parse, NULL))
+	{
+		if (prev_planner_hook)
+			return prev_planner_hook(UUIDV7_PLANNER_PASS);
+		return standard_planner(UUIDV7_PLANNER_PASS);
+	}
+	parse = query_tree_mutator(parse, add_plan_time_bounds, NULL, QTW_DONT_COPY_QUERY);
 	if (prev_planner_hook)
 		plan = prev_planner_hook(UUIDV7_PLANNER_PASS);
 	else
 		plan = standard_planner(UUIDV7_PLANNER_PASS);
-	if (bounded)
-	{
-		PlanInvalItem *item = makeNode(PlanInvalItem);
-
-		item->cacheId = PROCOID;
-		item->hashValue = PLAN_TIME_BOUND_HASH;
-		plan->invalItems = lappend(plan->invalItems, item);
-		plan_time_bound_planned = true;
-	}
+	/* the plan serves this transaction only: plan_time_bounds_expire */
+	item = makeNode(PlanInvalItem);
+	item->cacheId = PROCOID;
+	item->hashValue = PLAN_TIME_BOUND_HASH;
+	plan->invalItems = lappend(plan->invalItems, item);
+	plan_time_bound_planned = true;
 	return plan;
 }
 

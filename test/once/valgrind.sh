@@ -68,8 +68,14 @@ report_blocks() {
 		END {if (block != "") print block}' "$work"/logs/*.log
 }
 errors=$(report_blocks | grep -c 'Invalid\|uninitialised\|Conditional jump\|Syscall param\|Mismatched\|overlap' || true)
-ours=$(report_blocks | grep 'Invalid\|uninitialised\|Conditional jump\|Syscall param\|Mismatched\|overlap' |
-	grep -cE "$ours_pattern" || true)
+# (the frames below core's planner are not ours: uuidv7's planner hook calls
+# it for every query planned, so that any report in the planner would name
+# the hook; a frame of ours above it, the support function's, still counts)
+ours_blocks() {
+	report_blocks | grep 'Invalid\|uninitialised\|Conditional jump\|Syscall param\|Mismatched\|overlap' |
+		sed -E 's/(\\n==[0-9]+== +by 0x[0-9A-F]+: standard_planner ).*/\1/' | grep -E "$ours_pattern" || true
+}
+ours=$(ours_blocks | grep -c . || true)
 echo "valgrind: $errors errors in all, $ours in stacks through uuidv7 ($(ls "$work"/logs | wc -l) processes checked)"
 if [ "$errors" -gt 0 ]; then
 	echo "the others, by kind and the first function of their stack:"
@@ -77,7 +83,7 @@ if [ "$errors" -gt 0 ]; then
 		sed -E 's/^==[0-9]+== ([^\\]*)\\n==[0-9]+== +at 0x[0-9A-F]+: ([^ ]+).*/  \1 in \2/' | sort | uniq -c
 fi
 if [ "$ours" -gt 0 ]; then
-	report_blocks | grep -E "$ours_pattern" | head -5 | sed 's/\\n/\n/g'
+	ours_blocks | head -5 | sed 's/\\n/\n/g'
 	echo "(VALGRIND_TRACK_ORIGINS=yes says where uninitialised values come from)"
 
 	status=1

@@ -78,6 +78,7 @@ CALL uuidv7_adopt_table('orders', '1 month', 'UTC');
 INSERT INTO orders (note) VALUES ('after adoption');
 SQL
 "$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 >>"$work/out.txt" <<'SQL'
+-- (the adopted table, three periods ahead and a DEFAULT partition)
 SELECT 'adopted: ' || relkind::text || ' ' || (SELECT count(*) FROM orders) || ' rows, '
 	|| (SELECT count(*) FROM uuidv7_partitions('orders')) || ' partitions'
 FROM pg_class WHERE oid = 'orders'::regclass;
@@ -103,6 +104,6 @@ value() { sed -n "s/^$1: //p" "$work/out.txt"; }
 	[ "$(value "old order kept")" = true ] &&
 	[ "$(value "time kept")" = true ] &&
 	[ "$(value "new rows after old")" = true ] &&
-	[[ "$(value adopted)" == "p "*" rows, 4 partitions" ]] &&
+	[[ "$(value adopted)" == "p "*" rows, 5 partitions" ]] &&
 	[ "$(value "rows after adoption")" = true ] &&
 	grep -q 'table "legacy_v4" has 25 keys that are not version 7 UUIDs' "$work/out.txt"
