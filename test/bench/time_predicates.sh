@@ -14,9 +14,9 @@
 # 2. Ranges relative to now() at the largest size: the last hour and the last
 #    day (written '1 day' and '24 hours'), lower bound only, in each form and
 #    written with the constant now() has, simple and prepared; the table's
-#    rows end a day after now.  The prepared forms with a plan-time bound also
-#    ten times in one transaction, where one plan serves them all (a plan with
-#    such a bound is made again in each transaction).
+#    rows end a day after now.  (A plan with a plan-time bound serves the
+#    transaction that made it: a prepared statement run once a transaction is
+#    planned each time, as in the simple protocol.)
 # 3. The planner's row estimate of each form of 2, beside the rows there are.
 #
 # Every configuration runs BENCH_SECONDS seconds in each of ROUNDS rounds and
@@ -146,15 +146,6 @@ for range in "1 hour" "1 day" "24 hours"; do
 		for protocol in simple prepared; do
 			configs+=("$range $protocol $form|$protocol|$f")
 		done
-		# (a plan with a plan-time bound serves the transaction that made
-		# it, and is made again in the next: ten runs in one transaction
-		# reuse it, a rate per query beside one run a transaction)
-		case $form in operators | bounds)
-			f10="$work/now-${range// /_}-$form-10.sql"
-			{ echo "BEGIN;"; for _ in $(seq 1 10); do echo "$q;"; done; echo "COMMIT;"; } >"$f10"
-			configs+=("$range prepared10 $form|prepared|$f10")
-			;;
-		esac
 	done
 done
 run_rounds "${configs[@]}"
@@ -175,17 +166,6 @@ for range in "1 hour" "1 day" "24 hours"; do
 	done
 done
 md+=("")
-md+=("### The same, prepared: one run a transaction (the plan made again in each) and ten in one transaction (one plan), queries/s" ""
-	"| range | form | one a transaction | ten in a transaction | one / ten |" "|---|---|---|---|---|")
-for range in "1 hour" "1 day" "24 hours"; do
-	for form in operators bounds; do
-		one=$(best_of ${rates[$range prepared $form]})
-		ten=$(awk -v t="$(best_of ${rates[$range prepared10 $form]})" 'BEGIN { print 10 * t }')
-		md+=("| \`$range\` | $form | $(printf '%.0f' "$one") | $(printf '%.0f' "$ten") | $(ratio "$one" "$ten") |")
-	done
-done
-md+=("")
-
 # 3. row estimates of the forms of 2 (simple protocol), beside the truth
 md+=("### Row estimates, relative to now() ($days daily partitions, a row every 10 minutes)" ""
 	"| range | rows | timestamptz \`ts >= now() - x\` | constant \`id >= 'T'\` | operators \`id >= now() - x\` | bounds \`id >= uuidv7_min(now() - x)\` |"
