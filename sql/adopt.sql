@@ -126,6 +126,12 @@ CREATE TABLE follower (followed_id uuid REFERENCES followed ON DELETE CASCADE);
 INSERT INTO follower SELECT id FROM followed;
 CREATE VIEW followed_kinds WITH (security_barrier) AS SELECT kind, count(*) AS n FROM followed GROUP BY kind;
 CREATE VIEW followed_only AS SELECT id FROM ONLY followed;
+-- (and a view of ONLY another table, whose name begins as this one's)
+CREATE TABLE followed_log (kind int);
+CREATE TABLE followed_log_old () INHERITS (followed_log);
+INSERT INTO followed_log VALUES (1);
+INSERT INTO followed_log_old VALUES (1), (2);
+CREATE VIEW followed_logged AS SELECT f.id FROM ONLY followed f JOIN ONLY followed_log l USING (kind);
 CREATE FUNCTION pg_temp.nothing() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
 CREATE TRIGGER followed_nothing AFTER UPDATE ON followed FOR EACH ROW EXECUTE FUNCTION pg_temp.nothing();
 ALTER TABLE followed DISABLE TRIGGER followed_nothing;
@@ -141,7 +147,8 @@ ORDER BY conrelid::regclass::text COLLATE "C", confrelid::regclass::text COLLATE
 SELECT pg_get_viewdef('followed_kinds') LIKE '%FROM followed%' AS reads_the_partitioned_table,
 	(SELECT reloptions FROM pg_class WHERE oid = 'followed_kinds'::regclass) AS options,
 	(SELECT sum(n) FROM followed_kinds) AS rows_seen,
-	(SELECT count(*) FROM followed_only) AS rows_seen_by_the_view_of_only;
+	(SELECT count(*) FROM followed_only) AS rows_seen_by_the_view_of_only,
+	(SELECT count(*) FROM followed_logged) AS rows_of_only_the_other_table;
 SELECT tgrelid::regclass, tgname, tgenabled FROM pg_trigger WHERE tgname = 'followed_nothing' AND tgparentid = 0;
 SELECT pubname, prrelid::regclass FROM pg_publication_rel r JOIN pg_publication p ON p.oid = r.prpubid
 ORDER BY prrelid::regclass::text COLLATE "C";
@@ -150,14 +157,19 @@ INSERT INTO follower SELECT id FROM followed WHERE uuidv7_timestamp(id) > now();
 DELETE FROM followed WHERE uuidv7_timestamp(id) > now();
 SELECT count(*) AS followers_left, (SELECT count(*) FROM followed) AS followed_left FROM follower;
 DROP PUBLICATION followed_pub;
-DROP VIEW followed_kinds, followed_only;
+DROP VIEW followed_kinds, followed_only, followed_logged;
+DROP TABLE followed_log CASCADE;
 DROP TABLE follower, followed, kinds;
 
 -- what cannot follow it is refused before anything changes, each object
 -- named: a materialized view, a rule of another table, a foreign key of the
 -- table to itself, a CHECK NO INHERIT, what uses its row type (a function,
 -- a view's whole-row column), a publication under the partitions' names
-CREATE TABLE stuck (id uuid7 PRIMARY KEY, up uuid REFERENCES stuck, n int CHECK (n > 0) NO INHERIT);
+CREATE TABLE stuck (id uuid7 PRIMARY KEY, up uuid REFERENCES stuck, n int CHECK (n > 0) NO INHERIT,
+	m int CONSTRAINT whole CHECK (num_nonnulls(stuck.*) >= 1));
+ALTER TABLE stuck ADD CONSTRAINT m_small CHECK (m < 10) NOT VALID;
+ALTER TABLE stuck ENABLE ROW LEVEL SECURITY;
+ALTER TABLE stuck FORCE ROW LEVEL SECURITY;
 CREATE MATERIALIZED VIEW stuck_count AS SELECT count(*) FROM stuck;
 CREATE TABLE stuck_log (id uuid);
 CREATE RULE stuck_log_copy AS ON INSERT TO stuck_log DO ALSO SELECT count(*) FROM stuck;
@@ -174,6 +186,18 @@ FROM pg_class WHERE oid = 'stuck'::regclass;
 DROP PUBLICATION stuck_pub;
 DROP TABLE stuck CASCADE;
 DROP TABLE stuck_log;
+
+-- long names of indexes: the adopted table's are renamed within 63 bytes,
+-- numbered where a name is taken
+CREATE TABLE customer_subscription_billing_events_archive (id uuid7 PRIMARY KEY, created_at timestamptz, status int);
+CREATE INDEX ON customer_subscription_billing_events_archive (created_at);
+CREATE INDEX ON customer_subscription_billing_events_archive (created_at, status);
+INSERT INTO customer_subscription_billing_events_archive SELECT uuidv7_generate_at(now() - g * interval '1 day'), now(), g
+FROM generate_series(1, 5) g;
+CALL uuidv7_adopt_table('customer_subscription_billing_events_archive', '1 month', 'UTC', periods_ahead => 0);
+SELECT c.relname, octet_length(c.relname) AS bytes FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+WHERE i.indrelid = 'customer_subscription_billing_events_archive_adopted'::regclass ORDER BY c.relname COLLATE "C";
+DROP TABLE customer_subscription_billing_events_archive;
 
 -- a name of many bytes a character: the names adoption gives are cut
 -- between characters at 63 bytes, as PostgreSQL cuts them, so that a call

@@ -218,6 +218,20 @@ LOCK moves, moves_default, with_trigger IN ACCESS EXCLUSIVE MODE;
 SELECT uuidv7_internal.uuidv7_attach_period('moves', 'with_trigger', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
 \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
+BEGIN;
+CREATE TABLE with_policy (LIKE moves INCLUDING ALL);
+ALTER TABLE with_policy ENABLE ROW LEVEL SECURITY;
+LOCK moves, moves_default, with_policy IN ACCESS EXCLUSIVE MODE;
+SELECT uuidv7_internal.uuidv7_attach_period('moves', 'with_policy', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+\echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+BEGIN;
+CREATE TABLE with_rule (LIKE moves INCLUDING ALL);
+CREATE RULE nothing AS ON INSERT TO with_rule DO INSTEAD NOTHING;
+LOCK moves, moves_default, with_rule IN ACCESS EXCLUSIVE MODE;
+SELECT uuidv7_internal.uuidv7_attach_period('moves', 'with_rule', uuidv7_min('2025-03-01'), uuidv7_min('2025-04-01'));
+\echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
 DROP TABLE colours;
 RESET client_min_messages;
 SELECT count(*) AS rows_still_there, count(*) FILTER (WHERE tableoid = 'moves_default'::regclass) AS waiting FROM moves;

@@ -318,6 +318,22 @@ SELECT * FROM uuidv7_partition_ddl('plain', '2025-01-01', '2025-02-01', '1 month
 \set SHOW_CONTEXT never
 DROP TABLE plain, by_list, by_bigint, by_two, by_expression;
 
+-- a DEFAULT partition that a foreign key references itself: a row leaving
+-- it would break the key or (ON DELETE CASCADE) empty the table that holds
+-- it; refused (0A000) where rows of the period wait, and nothing changes;
+-- a period with none is made
+CREATE TABLE fd (id uuid PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE fd_default PARTITION OF fd DEFAULT;
+INSERT INTO fd SELECT uuidv7_min('2025-03-02 00:00+00'::timestamptz + g * interval '1 day') FROM generate_series(0, 2) g;
+CREATE TABLE fd_child (fd_id uuid REFERENCES fd_default ON DELETE CASCADE);
+INSERT INTO fd_child SELECT id FROM fd;
+SELECT * FROM uuidv7_create_partitions('fd', '2025-03-01', '2025-04-01', '1 month', 'UTC');
+\echo :LAST_ERROR_SQLSTATE
+SELECT (SELECT count(*) FROM fd_default) AS waiting, (SELECT count(*) FROM fd_child) AS children,
+	to_regclass('fd_p2025_03') AS made;
+SELECT partition_name, moved FROM uuidv7_create_partitions('fd', '2025-05-01', '2025-06-01', '1 month', 'UTC');
+DROP TABLE fd_child, fd;
+
 -- a long parent name does not fit the partition name
 CREATE TABLE a_table_with_a_name_that_is_very_long_indeed_sixty_chars_long (id uuid) PARTITION BY RANGE (id);
 SELECT * FROM uuidv7_partition_ddl('a_table_with_a_name_that_is_very_long_indeed_sixty_chars_long', '2025-01-01', '2025-02-01', '1 month');

@@ -50,6 +50,7 @@ LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
+	rule_name text;
 	schema_name name;
 	relkind "char";
 	key_type oid;
@@ -111,6 +112,13 @@ BEGIN
 				  DETAIL = format('Indexes: %s.', kept_name),
 				  HINT = format('A unique index of a partitioned table must hold its partition key "%s" as a column, with no predicate or expression; an exclusion constraint is not supported. Add the key to them, or drop them, first.', key_column);
 	END IF;
+	-- (the name of the CHECK of version 7 adoption gives a plain uuid key:
+	-- uuidv7_adopt_table's)
+	rule_name := table_name || '_uuidv7_key';
+	WHILE octet_length(rule_name) > 63 LOOP
+		rule_name := left(rule_name, -1);
+	END LOOP;
+
 	-- what points at the table follows it to the partitioned table
 	-- (uuidv7_adopt_swap): views, triggers, foreign keys either way, owned
 	-- sequences, publications, the replica identity.  What cannot is
@@ -172,9 +180,24 @@ BEGIN
 		WHERE c.contype = 'f' AND c.conrelid = tbl AND NOT c.convalidated
 			AND current_setting('server_version_num')::int < 180000
 		UNION
-		-- a CHECK constraint NO INHERIT, which a partitioned table cannot have
-		SELECT format('check constraint %I of %s (NO INHERIT)', c.conname, tbl)
-		FROM pg_constraint c WHERE c.contype = 'c' AND c.conrelid = tbl AND c.connoinherit
+		-- a CHECK constraint NO INHERIT, which a partitioned table cannot have,
+		-- one NOT VALID, which its partition would have to match, and one of
+		-- the whole row, which PostgreSQL cannot carry over to another table
+		SELECT format('check constraint %I of %s (%s)', c.conname, tbl,
+					  CASE WHEN c.connoinherit THEN 'NO INHERIT' WHEN NOT c.convalidated THEN 'NOT VALID'
+						   ELSE 'of the whole row' END)
+		FROM pg_constraint c
+		WHERE c.contype = 'c' AND c.conrelid = tbl
+			-- (not the adoption's own, which a stopped call left NOT VALID)
+			AND c.conname <> 'uuidv7_adopt_bounds' AND c.conname <> rule_name
+			AND (c.connoinherit OR NOT c.convalidated
+				 OR EXISTS (SELECT FROM pg_depend d WHERE d.classid = 'pg_constraint'::regclass AND d.objid = c.oid
+							AND d.refclassid = 'pg_class'::regclass AND d.refobjid = tbl AND d.refobjsubid = 0))
+		UNION
+		-- row security forced on its owner: the span would be read from the
+		-- rows the policies show, and the bounds checked against them all
+		SELECT format('forced row security of %s', tbl)
+		FROM pg_class c WHERE c.oid = tbl AND c.relrowsecurity AND c.relforcerowsecurity
 		UNION
 		-- what uses its row type (a column, a view's column, a function),
 		-- which would go on naming the adopted table's
@@ -214,7 +237,7 @@ BEGIN
 		RAISE EXCEPTION 'table "%" has objects that cannot follow it to a partitioned table', table_name
 			USING ERRCODE = 'feature_not_supported',
 				  DETAIL = format('%s.', kept_name),
-				  HINT = 'Drop each of them first (a replica identity on an index: set REPLICA IDENTITY DEFAULT or FULL; a publication: ALTER PUBLICATION ... SET (publish_via_partition_root = true)), adopt the table, then make them again on it: views, foreign keys and triggers of the table follow it by themselves.';
+				  HINT = 'Drop each of them first (a replica identity on an index: set REPLICA IDENTITY DEFAULT or FULL; a publication: ALTER PUBLICATION ... SET (publish_via_partition_root = true); a NOT VALID check: VALIDATE it; forced row security: ALTER TABLE ... NO FORCE ROW LEVEL SECURITY, which the adoption carries back), adopt the table, then make them again on it: views, foreign keys and triggers of the table follow it by themselves.';
 	END IF;
 
 	kept_name := table_name || '_adopted';
@@ -315,6 +338,9 @@ DECLARE
 	-- foreign keys (name, definition), other tables' (table, name,
 	-- definition)
 	views text[][] := '{}';
+	new_name text;
+	candidate text;
+	n int;
 	triggers text[][] := '{}';
 	own_keys text[][] := '{}';
 	their_keys text[][] := '{}';
@@ -330,7 +356,10 @@ BEGIN
 	SELECT coalesce(array_agg(t.rel ORDER BY t.rel), '{}'), coalesce(array_agg(t.mode ORDER BY t.rel), '{}')
 	INTO related, modes
 	FROM (SELECT DISTINCT ON (rel) rel, mode
-		  FROM (SELECT c.conrelid AS rel, 'ACCESS EXCLUSIVE' AS mode, 0 AS rank FROM pg_constraint c
+		  FROM (SELECT t.relid AS rel, 'ACCESS EXCLUSIVE' AS mode, 0 AS rank
+				-- (the referencing table and, partitioned, its partitions)
+				FROM pg_constraint c,
+					LATERAL (SELECT c.conrelid AS relid UNION SELECT p.relid FROM pg_partition_tree(c.conrelid) p) t
 				WHERE c.contype = 'f' AND c.confrelid = tbl AND c.conparentid = 0
 				UNION ALL SELECT c.confrelid, 'SHARE ROW EXCLUSIVE', 1 FROM pg_constraint c
 				WHERE c.contype = 'f' AND c.conrelid = tbl) r
@@ -356,11 +385,26 @@ BEGIN
 	FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid = tbl AND c.conrelid <> tbl AND c.conparentid = 0;
 
 	EXECUTE format('ALTER TABLE %s RENAME TO %I', tbl, kept_name);
-	FOR idx IN SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = kept LOOP
-		EXECUTE format('ALTER INDEX %I.%I RENAME TO %I', schema_name, idx.relname,
-					   left(CASE WHEN starts_with(idx.relname, table_name || '_')
-								 THEN kept_name || substr(idx.relname, length(table_name) + 1)
-								 ELSE idx.relname || '_adopted' END, 63));
+	-- (each index renamed after the table, cut to 63 bytes between
+	-- characters, and numbered where that name is taken, as PostgreSQL
+	-- numbers the names it makes; the partitioned table's take the old ones)
+	FOR idx IN SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = kept
+			   ORDER BY c.relname LOOP
+		new_name := CASE WHEN starts_with(idx.relname, table_name || '_')
+						 THEN kept_name || substr(idx.relname, length(table_name) + 1)
+						 ELSE idx.relname || '_adopted' END;
+		candidate := new_name;
+		n := 0;
+		LOOP
+			WHILE octet_length(candidate) > 63 LOOP
+				new_name := left(new_name, -1);
+				candidate := new_name || CASE WHEN n > 0 THEN n::text ELSE '' END;
+			END LOOP;
+			EXIT WHEN to_regclass(format('%I.%I', schema_name, candidate)) IS NULL;
+			n := n + 1;
+			candidate := new_name || n::text;
+		END LOOP;
+		EXECUTE format('ALTER INDEX %I.%I RENAME TO %I', schema_name, idx.relname, candidate);
 	END LOOP;
 	EXECUTE format('CREATE TABLE %I.%I (LIKE %s INCLUDING ALL) PARTITION BY RANGE (%I)',
 				   schema_name, table_name, kept, key_column);
@@ -411,7 +455,8 @@ BEGIN
 	FOR i IN 1..coalesce(array_length(views, 1), 0) LOOP
 		EXECUTE format('CREATE OR REPLACE VIEW %s%s AS %s', views[i][1],
 					   CASE WHEN views[i][2] <> '' THEN format(' WITH (%s)', views[i][2]) ELSE '' END,
-					   replace(views[i][3], 'ONLY ' || parent::text, parent::text));
+					   regexp_replace(views[i][3], '\mONLY ' || regexp_replace(parent::text, '([^A-Za-z0-9_])', '\\\1', 'g')
+												   || '(?![A-Za-z0-9_$"])', parent::text, 'g'));
 	END LOOP;
 	FOR i IN 1..coalesce(array_length(triggers, 1), 0) LOOP
 		EXECUTE format('DROP TRIGGER %I ON %s', triggers[i][1], kept);

@@ -38,6 +38,7 @@
 #include "postgres.h"
 
 #include "access/heapam.h"
+#include "access/genam.h"
 #include "access/htup_details.h"
 #include "access/multixact.h"
 #include "access/rewriteheap.h"
@@ -49,6 +50,7 @@
 #include "catalog/partition.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_constraint.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_namespace.h"
 #include "commands/tablecmds.h"
@@ -306,6 +308,28 @@ target_constraints_end(TargetConstraints *tc)
 	FreeExecutorState(tc->estate);
 }
 
+/* Whether any foreign key references the table itself (not its parent). */
+static bool
+foreign_keys_reference(Oid relid)
+{
+	Relation	pg_constraint = table_open(ConstraintRelationId, AccessShareLock);
+	SysScanDesc scan = systable_beginscan(pg_constraint, InvalidOid, false, NULL, 0, NULL);
+	HeapTuple	tuple;
+	bool		found = false;
+
+	while (!found && HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Form_pg_constraint con = (Form_pg_constraint) GETSTRUCT(tuple);
+
+		/* (a key to the partitioned table is cloned onto each partition) */
+		found = con->contype == CONSTRAINT_FOREIGN && con->confrelid == relid &&
+			!OidIsValid(con->conparentid);
+	}
+	systable_endscan(scan);
+	table_close(pg_constraint, AccessShareLock);
+	return found;
+}
+
 /* A table's name, schema-qualified and quoted as needed. */
 static char *
 qualified_name(Oid relid)
@@ -362,6 +386,13 @@ move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
 		table_close(old_heap, NoLock);
 		return 0;
 	}
+	if (foreign_keys_reference(default_oid))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot move rows out of DEFAULT partition \"%s\": foreign keys reference it",
+						RelationGetRelationName(old_heap)),
+				 errdetail("A row that leaves it would break them, or make them act."),
+				 errhint("Make the foreign keys reference the partitioned table instead.")));
 
 	/* SERIALIZABLE transactions' locks on rows that move cover the table */
 	TransferPredicateLocksToHeapRelation(old_heap);
@@ -573,10 +604,11 @@ uuidv7_attach_period(PG_FUNCTION_ARGS)
 	 * parent's.
 	 */
 	if (RelationGetFKeyList(target) != NIL ||
-		(target->trigdesc != NULL && target->trigdesc->numtriggers > 0))
+		(target->trigdesc != NULL && target->trigdesc->numtriggers > 0) ||
+		target->rd_rel->relhasrules || target->rd_rel->relrowsecurity)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("table \"%s\" has foreign keys or triggers of its own",
+				 errmsg("table \"%s\" has foreign keys, triggers, rules or row security of its own",
 						RelationGetRelationName(target)),
 				 errdetail("The rows moved into it would not be checked by them; ATTACH gives it the parent's.")));
 

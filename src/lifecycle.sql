@@ -111,6 +111,17 @@ BEGIN
 	IF NOT waiting THEN
 		RETURN 0;
 	END IF;
+	-- (keys to the DEFAULT partition itself, which a row leaving it breaks
+	-- or, ON DELETE CASCADE, empties, whichever way it moves: as the C
+	-- edition says it)
+	IF EXISTS (SELECT FROM pg_constraint c
+			   WHERE c.contype = 'f' AND c.confrelid = default_partition AND c.conparentid = 0) THEN
+		RAISE EXCEPTION 'cannot move rows out of DEFAULT partition "%": foreign keys reference it',
+			(SELECT c.relname FROM pg_class c WHERE c.oid = default_partition)
+			USING ERRCODE = 'feature_not_supported',
+				  DETAIL = 'A row that leaves it would break them, or make them act.',
+				  HINT = 'Make the foreign keys reference the partitioned table instead.';
+	END IF;
 	IF EXISTS (SELECT FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid = parent) THEN
 		RAISE EXCEPTION 'cannot move rows of % out of its DEFAULT partition: foreign keys reference it', parent
 			USING ERRCODE = 'feature_not_supported',
@@ -197,7 +208,7 @@ BEGIN
 		IF arrived <> moved THEN
 			RAISE EXCEPTION 'only % of the % rows moved out of the DEFAULT partition of % arrived in %', arrived, moved, parent, period_table
 				USING ERRCODE = 'triggered_data_change_violation',
-					  DETAIL = format('A trigger or a rule of %s changed or kept back the rows inserted into it; nothing is changed.', parent),
+					  DETAIL = format('A trigger or a rule of %s kept back some of the rows inserted into it; nothing is changed.', parent),
 					  HINT = 'Let the trigger or rule pass rows that arrive from the DEFAULT partition, or move them out of it yourself, then create the period.';
 		END IF;
 	END IF;
@@ -278,6 +289,7 @@ LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
+	below regclass[];
 	checked record;
 	part record;
 	con record;
@@ -397,8 +409,13 @@ BEGIN
 			  UNION SELECT c.conrelid FROM pg_constraint c
 			  WHERE c.confrelid = parent AND c.contype = 'f' AND c.conparentid = 0) t
 		WHERE t.rel <> parent;
-		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent, default_partition] || related::regclass[],
+		-- (a DEFAULT that is itself partitioned: its partitions too, which
+		-- ATTACH locks as it scans them)
+		SELECT coalesce(array_agg(t.relid ORDER BY t.level, t.relid), '{}') INTO below
+		FROM pg_partition_tree(default_partition) t WHERE t.relid <> default_partition;
+		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent, default_partition] || below || related::regclass[],
 												   ARRAY['ACCESS EXCLUSIVE', 'ACCESS EXCLUSIVE']
+												   || array_fill('ACCESS EXCLUSIVE'::text, ARRAY[cardinality(below)])
 												   || array_fill('SHARE ROW EXCLUSIVE'::text, ARRAY[cardinality(related)]),
 												   lock_wait);
 		-- (a table Citus distributes keeps its rows in its shards, which only
@@ -459,6 +476,7 @@ LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
+	below regclass[];
 	checked record;
 	cut uuid := @extschema@.uuidv7_min(older_than);
 	old record;
@@ -495,14 +513,20 @@ BEGIN
 	SELECT coalesce(array_agg(p.partition), '{}') INTO retired
 	FROM @extschema@.uuidv7_partitions(parent) p
 	WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut;
+	-- (the partitions of a retired period or of DEFAULT that are themselves
+	-- partitioned: DROP and DETACH lock theirs as well)
+	SELECT coalesce(array_agg(t.relid ORDER BY t.level, t.relid), '{}') INTO below
+	FROM unnest(retired || CASE WHEN wanted_check IS NOT NULL THEN ARRAY[default_partition] END) r,
+		LATERAL pg_partition_tree(r) t
+	WHERE t.relid <> r;
 	IF cardinality(retired) > 0 OR current_check IS DISTINCT FROM coalesce(wanted_check, current_check) THEN
 		-- DETACH and DROP take ACCESS EXCLUSIVE on the parent and on the
 		-- partition: taken in short tries, all at once, so that waiting never
 		-- holds back the queue behind, nor holds the parent while it waits
 		-- for a session that reads a partition by its name
 		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(
-			ARRAY[parent, CASE WHEN wanted_check IS NOT NULL THEN default_partition END] || retired,
-			array_fill('ACCESS EXCLUSIVE'::text, ARRAY[2 + cardinality(retired)]), lock_wait);
+			ARRAY[parent, CASE WHEN wanted_check IS NOT NULL THEN default_partition END] || retired || below,
+			array_fill('ACCESS EXCLUSIVE'::text, ARRAY[2 + cardinality(retired) + cardinality(below)]), lock_wait);
 	END IF;
 	FOR old IN
 		SELECT p.partition AS child FROM @extschema@.uuidv7_partitions(parent) p

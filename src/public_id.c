@@ -89,12 +89,6 @@ uuidv7_public_id_init(void)
 }
 
 /*
- * The scheme this transaction uses: the setting's at its first public id,
- * kept to its end as its keys are (a reload may change the setting).
- */
-static int	transaction_scheme = PUBLIC_ID_FF1;
-
-/*
  * This transaction's keys of this database, and their generation, or an
  * error saying why there are none.  Once it has taken them, they are its
  * keys to its end, whatever a reload does to the settings meanwhile.
@@ -103,7 +97,6 @@ static const PublicIdKeys *
 usable_keys(uint64 *generation)
 {
 	const PublicIdKeys *keys;
-	bool		first;
 
 	if (!uuidv7_public_id_preloaded())
 		ereport(ERROR,
@@ -118,9 +111,7 @@ usable_keys(uint64 *generation)
 				 errdetail("%s is not set.", PUBLIC_ID_KEY_FILE_GUC),
 				 errhint("Write a key file (a line \"* KEY\" or \"DATABASE KEY\", KEY from openssl rand -hex 16), readable only by the server's OS user, set %s to it and reload the configuration.",
 						 PUBLIC_ID_KEY_FILE_GUC)));
-	keys = uuidv7_public_id_transaction_keys(generation, &first);
-	if (first)
-		transaction_scheme = public_id_scheme;
+	keys = uuidv7_public_id_transaction_keys(generation);
 	if (keys->nkeys == 0)
 	{
 		const char *refused;
@@ -135,7 +126,7 @@ usable_keys(uint64 *generation)
 						 PUBLIC_ID_KEY_FILE_GUC)));
 	}
 #ifndef UUIDV7_USE_OPENSSL
-	if (transaction_scheme == PUBLIC_ID_FF1)
+	if (public_id_scheme == PUBLIC_ID_FF1)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("public id scheme \"ff1\" is not available"),
@@ -251,7 +242,7 @@ static void
 public_id_map(const PublicIdKeys *keys, uint64 generation pg_attribute_unused(), int i,
 			  const pg_uuid_t *in, pg_uuid_t *out, bool to_public)
 {
-	if (transaction_scheme == PUBLIC_ID_UUIDV47)
+	if (public_id_scheme == PUBLIC_ID_UUIDV47)
 		uuidv47_map(keys, i, in, out, to_public ? 4 : 7);
 	else
 #ifdef UUIDV7_USE_OPENSSL

@@ -36,6 +36,6 @@ extern const char *uuidv7_public_id_key_file(void);
 extern bool uuidv7_may_see_key_state(void);
 extern const PublicIdKeys *uuidv7_public_id_newest_keys(const char **refused);
 extern bool uuidv7_public_id_keys_taken(void);
-extern const PublicIdKeys *uuidv7_public_id_transaction_keys(uint64 *generation, bool *first);
+extern const PublicIdKeys *uuidv7_public_id_transaction_keys(uint64 *generation);
 
 #endif							/* UUIDV7_PUBLIC_ID_H */

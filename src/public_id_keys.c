@@ -639,9 +639,8 @@ transaction_keys_release(XactEvent event, void *arg pg_attribute_unused())
  * reload publishes others): taken at its first call, kept to its end.
  */
 const PublicIdKeys *
-uuidv7_public_id_transaction_keys(uint64 *generation, bool *first)
+uuidv7_public_id_transaction_keys(uint64 *generation)
 {
-	*first = !transaction_keys_taken;
 	if (!transaction_keys_taken)
 	{
 		const PublicIdKeys *keys = current_database_keys();

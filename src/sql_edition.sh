@@ -57,8 +57,9 @@ done
 } >"$out/uuidv7_pg_tle.sql"
 
 # Outside CREATE EXTENSION, a second run must replace what the first made:
-# CREATE OR REPLACE for functions and procedures, the domain and the helpers'
-# schema only if missing
+# CREATE OR REPLACE for functions and procedures, the domain only if missing;
+# the helpers in the same schema (a role that owns a schema only, and two
+# installs in two schemas, need no schema of the database's)
 # (the compatibility names and aggregates skip what exists, with a WARNING).
 {
 	echo "-- uuidv7 $version, SQL edition, as a plain script: creates its objects in the"
@@ -76,7 +77,8 @@ done
 	sed -e 1d \
 		-e 's/^\([[:space:]]*\)CREATE FUNCTION /\1CREATE OR REPLACE FUNCTION /' \
 		-e 's/^\([[:space:]]*\)CREATE PROCEDURE /\1CREATE OR REPLACE PROCEDURE /' \
-		-e 's/^\([[:space:]]*\)CREATE SCHEMA uuidv7_internal;/\1CREATE SCHEMA IF NOT EXISTS uuidv7_internal;/' \
+		-e '/^DO \$uuidv7_internal_schema\$/,/^\$uuidv7_internal_schema\$;/d' \
+		-e 's/uuidv7_internal\./@extschema@./g' \
 		-e '/^CREATE DOMAIN uuid7 /,/;$/{
 			s/^CREATE DOMAIN uuid7 /DO $domain$ BEGIN IF pg_catalog.to_regtype('"'"'@extschema@.uuid7'"'"') IS NULL THEN CREATE DOMAIN @extschema@.uuid7 /
 			s/;$/; END IF; END $domain$;/

@@ -236,12 +236,13 @@ sub functions
 			FROM pg_proc p WHERE p.pronamespace = '$schema'::regnamespace) f
 		ORDER BY s COLLATE "C"});
 }
+# (the plain script puts the helpers in its schema: a role that owns a
+# schema only may run it)
 my $plain_functions = functions('plain', 'uv');
-is($plain_functions, functions('regress_sql_edition', 'public'), "the plain script: the extension's functions");
-cmp_ok(scalar(split /\n/, $plain_functions), '>', 40, 'the plain script: its functions listed');
-my $plain_helpers = functions('plain', 'uuidv7_internal');
-is($plain_helpers, functions('regress_sql_edition', 'uuidv7_internal'), "the plain script: the extension's helpers");
-cmp_ok(scalar(split /\n/, $plain_helpers), '>', 5, 'the plain script: its helpers listed');
+is( $plain_functions,
+	join("\n", sort(split(/\n/, functions('regress_sql_edition', 'public') . "\n" . functions('regress_sql_edition', 'uuidv7_internal')))),
+	"the plain script: the extension's functions and helpers");
+cmp_ok(scalar(split /\n/, $plain_functions), '>', 50, 'the plain script: its functions listed');
 my $plain_works;
 {
 	local $ENV{PGOPTIONS} = '-c search_path=uv';
