@@ -1,15 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * public_id_keys.c
- *	  The keys of public ids: the key file read and checked, published in
- *	  shared memory, and the key set each transaction uses.
+ *	  The keys of public ids: the key file read and checked, shared by the
+ *	  sessions that use them, and the key set each transaction uses.
  *
  * The keys come from a key file that uuidv7.public_id_key_file names and
  * that only the server's OS user can read, with the permissions PostgreSQL
  * demands of ssl_key_file; one key a line, for a database or for any
  * database ("*").  Keys typed into SQL would be seen by whoever reads
  * pg_stat_activity, pg_stat_statements or the log; a key file is read by
- * the server, at start and at every reload, and by nothing else.  Each
+ * the server, after start and after every reload, and by nothing else.  Each
  * session uses its own database's keys, so that a database's owner cannot
  * decode another database's public ids.  What anybody is shown of the keys
  * is a fingerprint, and only superusers and members of
@@ -24,7 +24,6 @@
 #include "postgres.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,6 +32,7 @@
 #include "commands/dbcommands.h"	/* get_database_name (before 19) */
 #include "miscadmin.h"
 #include "port/atomics.h"
+#include "storage/dsm.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
@@ -66,24 +66,14 @@ typedef struct PublicIdKeyFile
 static char *public_id_key_file = NULL;
 
 /*
- * The key file as the postmaster read it last.  Only the postmaster (or a
- * single-user server) reads the file, at start and at each reload, and
- * publishes what it read in shared memory, so that every session and
- * parallel worker uses the keys of the last reload, whenever it handles
- * the reload itself.  Its own copy serves to publish them again when
- * shared memory is made anew (after a crash).  In this process's memory,
- * never the GUC machinery's, so that the bytes of keys replaced are wiped
- * rather than merely freed, and in pages of its own that a forked process
- * gets zeroed (MADV_WIPEONFORK), so that no session or worker inherits a
- * private copy of every database's keys (postmaster_copy).  (What the
- * postmaster published is in shared memory, which every process of the
- * server maps, as it maps the rest of the server's data.)
+ * The postmaster's verdict on its last reading of the key file: whether it
+ * accepted the file, why it refused it if it did, and whether keys it
+ * accepted before stay in use.  It keeps no key: what it read is wiped at
+ * once.  (Kept to be published again when shared memory is made anew.)
  */
-static PublicIdKeyFile *loaded_file = NULL;
-static bool file_loaded = false;
-
-/* why the last reading of the key file was refused, if it was */
+static bool key_file_accepted = false;
 static char key_file_refused[256] = "";
+static bool keys_accepted_before = false;
 
 /*
  * Was the library loaded by shared_preload_libraries?  Only then is the key
@@ -91,16 +81,45 @@ static char key_file_refused[256] = "";
  */
 static bool public_id_preloaded = false;
 
-/* what the postmaster published: a sequence lock, odd while it writes */
+#define PUBLIC_ID_TRANCHE "uuidv7 public id keys"
+
+/*
+ * What the sessions share, and no key among it.  The postmaster publishes
+ * its verdict at start and at each reload, under a sequence lock (odd while
+ * it writes: it is the only writer, and never waits for a reader).  The
+ * keys are in a dynamic shared memory segment, which the first session to
+ * use public ids after a reload makes from the file the verdict names, and
+ * which each session using public ids attaches only while it copies its own
+ * database's keys: a process that never uses public ids never maps a key,
+ * and a session maps no other database's keys but for that copy.  Every
+ * session reads the same segment, so that all use the keys of one reading
+ * of the file, whenever they handle the reload themselves.
+ */
 typedef struct PublicIdShared
 {
-	pg_atomic_uint64 generation;
-	bool		loaded;
+	pg_atomic_uint64 reload;	/* even: the postmaster's last verdict */
+	bool		named;			/* a key file is named */
+	bool		accepted;		/* and the postmaster accepted it */
+	char		path[MAXPGPATH];
 	char		refused[sizeof(key_file_refused)];
-	PublicIdKeyFile file;
+
+	/* under the lock: the keys of the verdict of reload segment_reload */
+	uint64		segment_reload; /* 0: none read yet */
+	dsm_handle	segment;		/* DSM_HANDLE_INVALID: no keys */
 } PublicIdShared;
 
+/* the postmaster's verdict, as a session copies it */
+typedef struct PublicIdVerdict
+{
+	uint64		reload;
+	bool		named;
+	bool		accepted;
+	char		path[MAXPGPATH];
+	char		refused[sizeof(key_file_refused)];
+} PublicIdVerdict;
+
 static PublicIdShared *shared_keys = NULL;
+static LWLock *shared_keys_lock = NULL;
 
 #if PG_VERSION_NUM >= 150000
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
@@ -108,8 +127,9 @@ static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
 /*
- * This session's database's keys, chosen from what was published last
- * (generation 0: not read yet), and the refusal published with them.
+ * This session's database's keys, copied from the segment of the verdict
+ * of reload database_keys_generation (0: not copied yet), and the refusal
+ * published with that verdict.
  */
 static PublicIdKeys database_keys;
 static uint64 database_keys_generation = 0;
@@ -363,57 +383,31 @@ read_key_file(const char *path, PublicIdKeyFile *file, char *why, size_t whylen)
 }
 
 /*
- * The postmaster's copy of the key file, made at its first reading: pages
- * of their own, which a forked process gets zeroed and a core dump leaves
- * out, where the kernel can (Linux: MADV_WIPEONFORK, MADV_DONTDUMP); NULL if
- * they cannot be had.
- */
-static PublicIdKeyFile *
-postmaster_copy(void)
-{
-	if (loaded_file == NULL)
-	{
-		void	   *pages = mmap(NULL, sizeof(PublicIdKeyFile), PROT_READ | PROT_WRITE,
-								 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (pages == MAP_FAILED)
-			return NULL;
-#ifdef MADV_WIPEONFORK
-		(void) madvise(pages, sizeof(PublicIdKeyFile), MADV_WIPEONFORK);
-#endif
-#ifdef MADV_DONTDUMP
-		(void) madvise(pages, sizeof(PublicIdKeyFile), MADV_DONTDUMP);
-#endif
-		loaded_file = pages;
-	}
-	return loaded_file;
-}
-
-/*
- * The postmaster publishes what it read (under the sequence lock: it is the
- * only writer, and never waits for a reader).
+ * The postmaster publishes its verdict (under the sequence lock).
  */
 static void
-publish_keys(void)
+publish_verdict(void)
 {
+	const char *path = public_id_key_file ? public_id_key_file : "";
+
 	if (shared_keys == NULL)
 		return;
-	pg_atomic_fetch_add_u64(&shared_keys->generation, 1);
-	explicit_bzero(&shared_keys->file, sizeof(shared_keys->file));
-	if (file_loaded)
-		memcpy(&shared_keys->file, loaded_file, sizeof(PublicIdKeyFile));
-	shared_keys->loaded = file_loaded;
+	pg_atomic_fetch_add_u64(&shared_keys->reload, 1);
+	shared_keys->named = path[0] != '\0' && public_id_preloaded;
+	shared_keys->accepted = key_file_accepted;
+	snprintf(shared_keys->path, sizeof(shared_keys->path), "%s", path);
 	memcpy(shared_keys->refused, key_file_refused, sizeof(key_file_refused));
-	pg_atomic_fetch_add_u64(&shared_keys->generation, 1);
+	pg_atomic_fetch_add_u64(&shared_keys->reload, 1);
 }
 
 /*
  * The assign hook, at start and at each reload (also when the file's name is
- * unchanged: a rotation edits the file).  The postmaster reads the file; a
- * file that is refused leaves the keys in use as they are, and it logs why,
- * once, naming the file and the rule, never what it holds.  A session or a
- * worker forgets its own copy of the keys, which it takes again from what
- * the postmaster published when it next needs them.
+ * unchanged: a rotation edits the file).  The postmaster reads the file to
+ * judge it, wipes what it read and publishes its verdict; a file that is
+ * refused leaves the keys in use as they are, and it logs why, once, naming
+ * the file and the rule, never what it holds.  A session or a worker
+ * forgets its own copy of the keys, which it takes again from the segment
+ * of the new verdict when it next needs them.
  */
 static void
 assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
@@ -429,39 +423,35 @@ assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
 			forget_keys();
 		return;
 	}
+	key_file_accepted = false;
+	key_file_refused[0] = '\0';
 	if (newval == NULL || newval[0] == '\0' || !public_id_preloaded)
 	{
-		if (loaded_file)
-			explicit_bzero(loaded_file, sizeof(PublicIdKeyFile));
-		file_loaded = false;
-		key_file_refused[0] = '\0';
-		publish_keys();
+		keys_accepted_before = false;
+		publish_verdict();
 		return;
 	}
 	file = malloc(sizeof(PublicIdKeyFile));
 	if (file == NULL)
-	{
-		snprintf(key_file_refused, sizeof(key_file_refused), "out of memory");
-		publish_keys();
-		return;
-	}
-	if (read_key_file(newval, file, why, sizeof(why)) && postmaster_copy() != NULL)
-	{
-		explicit_bzero(loaded_file, sizeof(PublicIdKeyFile));
-		memcpy(loaded_file, file, sizeof(PublicIdKeyFile));
-		file_loaded = true;
-		key_file_refused[0] = '\0';
-	}
+		snprintf(why, sizeof(why), "out of memory");
+	else if (strlen(newval) >= MAXPGPATH)
+		snprintf(why, sizeof(why), "its name is longer than %d bytes", MAXPGPATH - 1);
 	else
+		key_file_accepted = read_key_file(newval, file, why, sizeof(why));
+	if (file != NULL)
+	{
+		explicit_bzero(file, sizeof(PublicIdKeyFile));
+		free(file);
+	}
+	if (!key_file_accepted)
 	{
 		snprintf(key_file_refused, sizeof(key_file_refused), "%s", why);
 		ereport(LOG,
 				(errmsg("uuidv7 refused the public id key file \"%s\": %s", newval, why),
-				 errdetail(file_loaded ? "The keys read before stay in use." : "Public ids stay off.")));
+				 errdetail(keys_accepted_before ? "The keys read before stay in use." : "Public ids stay off.")));
 	}
-	explicit_bzero(file, sizeof(PublicIdKeyFile));
-	free(file);
-	publish_keys();
+	keys_accepted_before |= key_file_accepted;
+	publish_verdict();
 }
 
 /*
@@ -489,10 +479,14 @@ public_id_shmem_request(void)
 	if (prev_shmem_request_hook)
 		prev_shmem_request_hook();
 	RequestAddinShmemSpace(sizeof(PublicIdShared));
+	RequestNamedLWLockTranche(PUBLIC_ID_TRANCHE, 1);
 }
 #endif
 
-/* shared memory made (at start, after a crash): publish the keys read */
+/*
+ * Shared memory made (at start, after a crash, whose segments are gone with
+ * it): publish the verdict.
+ */
 static void
 public_id_shmem_startup(void)
 {
@@ -502,11 +496,13 @@ public_id_shmem_startup(void)
 		prev_shmem_startup_hook();
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 	shared_keys = ShmemInitStruct("uuidv7 public id keys", sizeof(PublicIdShared), &found);
+	shared_keys_lock = &GetNamedLWLockTranche(PUBLIC_ID_TRANCHE)[0].lock;
 	if (!found)
 	{
 		memset(shared_keys, 0, sizeof(PublicIdShared));
-		pg_atomic_init_u64(&shared_keys->generation, 0);
-		publish_keys();
+		pg_atomic_init_u64(&shared_keys->reload, 0);
+		shared_keys->segment = DSM_HANDLE_INVALID;
+		publish_verdict();
 	}
 	LWLockRelease(AddinShmemInitLock);
 }
@@ -518,64 +514,163 @@ uuidv7_may_see_key_state(void)
 	return superuser() || has_privs_of_role(GetUserId(), UUIDV7_ROLE_READ_ALL_SETTINGS);
 }
 
+/* Copy the postmaster's last verdict (under the sequence lock). */
+static void
+read_verdict(PublicIdVerdict *verdict)
+{
+	for (;;)
+	{
+		uint64		reload = pg_atomic_read_u64(&shared_keys->reload);
+
+		if (reload % 2 == 0)
+		{
+			pg_read_barrier();
+			verdict->named = shared_keys->named;
+			verdict->accepted = shared_keys->accepted;
+			memcpy(verdict->path, shared_keys->path, sizeof(verdict->path));
+			memcpy(verdict->refused, shared_keys->refused, sizeof(verdict->refused));
+			pg_read_barrier();
+			if (pg_atomic_read_u64(&shared_keys->reload) == reload)
+			{
+				verdict->reload = reload;
+				return;
+			}
+		}
+		pg_usleep(100);
+	}
+}
+
 /*
- * This session's database's keys: its own lines of the key file the
- * postmaster published last, in their order, or the "*" lines if it has
- * none.  Copied under the sequence lock (an even generation read, a read
- * barrier, the copy, a read barrier, the same generation read again), again
- * only when a reload changed them.
+ * A database's keys among a file's lines: its own, in their order, or the
+ * "*" lines if it has none (database NULL: the "*" lines).
+ */
+static void
+choose_keys(const PublicIdKeyFile *file, const char *database, PublicIdKeys *keys)
+{
+	keys->nkeys = 0;
+	for (int pass = 0; pass < 2 && keys->nkeys == 0; pass++)
+		for (int i = 0; i < file->nlines && keys->nkeys < PUBLIC_ID_MAX_KEYS; i++)
+			if (strcmp(file->lines[i].database, pass == 0 && database ? database : "*") == 0)
+				keys->keys[keys->nkeys++] = file->lines[i].key;
+}
+
+/* A segment is wiped before it is let go. */
+static void
+drop_segment(dsm_handle handle)
+{
+	dsm_segment *segment;
+
+	if (handle == DSM_HANDLE_INVALID)
+		return;
+	segment = dsm_attach(handle);
+	if (segment != NULL)
+	{
+		explicit_bzero(dsm_segment_address(segment), dsm_segment_map_length(segment));
+		dsm_detach(segment);
+	}
+	dsm_unpin_segment(handle);
+}
+
+/*
+ * The segment of a verdict, made from the file it names (under the lock,
+ * held exclusively): no keys if no file is named; if the postmaster refused
+ * the file, or it was changed since into one this session refuses, the
+ * keys read before stay in use.
+ */
+static void
+renew_segment(const PublicIdVerdict *verdict)
+{
+	if (!verdict->named)
+	{
+		drop_segment(shared_keys->segment);
+		shared_keys->segment = DSM_HANDLE_INVALID;
+	}
+	else if (verdict->accepted)
+	{
+		PublicIdKeyFile *file = palloc(sizeof(PublicIdKeyFile));
+		char		why[200];
+
+		if (read_key_file(verdict->path, file, why, sizeof(why)))
+		{
+			Size		size = offsetof(PublicIdKeyFile, lines) +
+				file->nlines * sizeof(PublicIdKeyLine);
+			dsm_segment *segment = dsm_create(size, 0);
+
+			memcpy(dsm_segment_address(segment), file, size);
+			dsm_pin_segment(segment);
+			drop_segment(shared_keys->segment);
+			shared_keys->segment = dsm_segment_handle(segment);
+			dsm_detach(segment);
+		}
+		else
+			ereport(LOG,
+					(errmsg("uuidv7 refused the public id key file \"%s\": %s", verdict->path, why),
+					 errdetail("It changed after the reload that accepted it. The keys read before stay in use.")));
+		explicit_bzero(file, sizeof(PublicIdKeyFile));
+		pfree(file);
+	}
+	shared_keys->segment_reload = verdict->reload;
+}
+
+/*
+ * This session's database's keys, from the segment of the postmaster's last
+ * verdict (made first if no session has made it yet), copied again only when
+ * a reload changed them.  A server without a postmaster (single-user) reads
+ * the file itself; the postmaster has no database and no keys.
  */
 static const PublicIdKeys *
 current_database_keys(void)
 {
 	static char *database = NULL;
-	static bool inherited_wiped = false;
+	PublicIdVerdict verdict;
 	PublicIdKeys keys;
-	char		refused[sizeof(session_refused)];
-	uint64		generation;
 
-	/*
-	 * the postmaster's own copy, where the kernel did not zero it at the fork
-	 * (no MADV_WIPEONFORK)
-	 */
-	if (IsUnderPostmaster && !inherited_wiped)
-	{
-		if (loaded_file != NULL)
-			explicit_bzero(loaded_file, sizeof(PublicIdKeyFile));
-		inherited_wiped = true;
-	}
-	if (shared_keys == NULL)
+	if (shared_keys == NULL || (IsPostmasterEnvironment && !IsUnderPostmaster))
 		return &database_keys;
 	if (database == NULL && OidIsValid(MyDatabaseId))
 		database = MemoryContextStrdup(TopMemoryContext, get_database_name(MyDatabaseId));
-	generation = pg_atomic_read_u64(&shared_keys->generation);
-	if (generation == database_keys_generation)
+	read_verdict(&verdict);
+	if (verdict.reload == database_keys_generation)
 		return &database_keys;
-	for (;;)
+
+	keys.nkeys = 0;
+	if (!IsUnderPostmaster)
 	{
-		if (generation % 2 == 0)
+		PublicIdKeyFile *file = palloc(sizeof(PublicIdKeyFile));
+		char		why[200];
+
+		if (verdict.named && verdict.accepted &&
+			read_key_file(verdict.path, file, why, sizeof(why)))
+			choose_keys(file, database, &keys);
+		explicit_bzero(file, sizeof(PublicIdKeyFile));
+		pfree(file);
+	}
+	else
+	{
+		LWLockAcquire(shared_keys_lock, LW_SHARED);
+		if (shared_keys->segment_reload < verdict.reload)
 		{
-			pg_read_barrier();
-			keys.nkeys = 0;
-			for (int pass = 0; pass < 2 && keys.nkeys == 0; pass++)
-				for (int i = 0; shared_keys->loaded && i < shared_keys->file.nlines &&
-					 keys.nkeys < PUBLIC_ID_MAX_KEYS; i++)
-					if (strcmp(shared_keys->file.lines[i].database,
-							   pass == 0 && database ? database : "*") == 0)
-						keys.keys[keys.nkeys++] = shared_keys->file.lines[i].key;
-			memcpy(refused, shared_keys->refused, sizeof(refused));
-			pg_read_barrier();
-			if (pg_atomic_read_u64(&shared_keys->generation) == generation)
-				break;
+			LWLockRelease(shared_keys_lock);
+			LWLockAcquire(shared_keys_lock, LW_EXCLUSIVE);
+			if (shared_keys->segment_reload < verdict.reload)
+				renew_segment(&verdict);
 		}
-		pg_usleep(100);
-		generation = pg_atomic_read_u64(&shared_keys->generation);
+		if (shared_keys->segment != DSM_HANDLE_INVALID)
+		{
+			dsm_segment *segment = dsm_attach(shared_keys->segment);
+
+			if (segment == NULL)
+				elog(ERROR, "could not attach to the segment of the public id keys");
+			choose_keys(dsm_segment_address(segment), database, &keys);
+			dsm_detach(segment);
+		}
+		LWLockRelease(shared_keys_lock);
 	}
 	explicit_bzero(&database_keys, sizeof(database_keys));
 	memcpy(&database_keys, &keys, sizeof(keys));
 	explicit_bzero(&keys, sizeof(keys));
-	memcpy(session_refused, refused, sizeof(refused));
-	database_keys_generation = generation;
+	memcpy(session_refused, verdict.refused, sizeof(session_refused));
+	database_keys_generation = verdict.reload;
 	return &database_keys;
 }
 
@@ -686,7 +781,7 @@ uuidv7_public_id_key_file(void)
 
 /*
  * Define uuidv7.public_id_key_file and, when preloaded, ask for the shared
- * memory the keys are published in; forget is what the mapping of ids
+ * memory the verdict and the keys' segment are published in; forget is what the mapping of ids
  * forgets of keys a reload replaced.  Called once per load.
  */
 void
@@ -714,6 +809,7 @@ uuidv7_public_id_keys_init(void (*forget) (void))
 		shmem_request_hook = public_id_shmem_request;
 #else
 		RequestAddinShmemSpace(sizeof(PublicIdShared));
+		RequestNamedLWLockTranche(PUBLIC_ID_TRANCHE, 1);
 #endif
 		prev_shmem_startup_hook = shmem_startup_hook;
 		shmem_startup_hook = public_id_shmem_startup;

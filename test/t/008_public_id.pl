@@ -103,6 +103,7 @@ log_min_messages = debug5
 logging_collector = on
 log_destination = '$destinations'
 max_connections = 40
+restart_after_crash = on
 ");
 my $key_file = $node->data_dir . '/uuidv7.keys';
 # write_keys(LINES...): the key file, mode 0600
@@ -314,10 +315,10 @@ reload();
 	reload();
 }
 
-# no key in the memory of a process that never used one: the postmaster's
-# copy of the file is not inherited (its private pages read through
-# /proc, as the server's OS user may; shared memory, which holds what every
-# session uses, left out)
+# no key in the memory of a process that never used one, private or shared
+# (its pages read through /proc, as the server's OS user may): the
+# postmaster keeps nothing of the file it judged, and the keys' segment is
+# mapped only by a session copying its keys
 SKIP:
 {
 	my $backend = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
@@ -332,7 +333,7 @@ SKIP:
 	while (my $line = <$maps>)
 	{
 		my ($from, $to, $perms) = $line =~ /^([0-9a-f]+)-([0-9a-f]+) (\S+)/ or next;
-		next unless $perms =~ /^r.-p/;
+		next unless $perms =~ /^r/;
 		my $size = hex($to) - hex($from);
 		next if $size > 256 * 1024 * 1024;
 		seek($mem, hex($from), 0) or next;
@@ -341,7 +342,7 @@ SKIP:
 		$found += grep { index($bytes, $raw{$_}) >= 0 } @keys;
 	}
 	$backend->kill_kill;
-	is($found, 0, 'no key in the private memory of a session that never used one');
+	is($found, 0, 'no key in the memory, private or shared, of a session that never used one');
 }
 is( sql('SET uuidv7.public_id_scheme = ff1;
 		SELECT count(*) FILTER (WHERE uuidv7_to_public(f.id) = b.p),
@@ -358,8 +359,9 @@ is( leaks($doctor) . ' '
 	'0 1', 'uuidv7_doctor() tells a pg_read_all_settings member of the rotation by fingerprints');
 
 # one set of keys for every process, the last reload's: an edit without a
-# reload changes nothing, for new sessions and parallel workers alike (only
-# the postmaster reads the file, at a reload)
+# reload changes nothing, for new sessions and parallel workers alike (the
+# first session to use public ids after a reload reads the file, and every
+# other shares what it read)
 write_keys("* $key3");
 my @same = split /\n/, sql(q{SET uuidv7.public_id_scheme = ff1;
 	SET parallel_setup_cost = 0;
@@ -375,6 +377,19 @@ is("$same[0] $same[2]", "$same[1] 2000",
 	'after an edit of the file without a reload, a new session and parallel workers use the keys of the last reload');
 write_keys("* $key2", "* $key1");
 reload();
+
+# a crash of a backend takes the keys' segment with the rest of shared
+# memory: the sessions after it read the file again
+my $before_crash = sql($unchanged_under_first);
+my $victim = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
+		'-c', 'SELECT pg_sleep(60)' ], '>', \my $victim_out, '2>', \my $victim_err);
+$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
+  or die 'no sleeping session';
+kill 'KILL', sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'");
+$victim->finish;
+$node->poll_query_until('postgres', 'SELECT 1', '1') or die 'no restart';
+is($before_crash . ' ' . sql($unchanged_under_first), '2000 2000',
+	'after a crash and the restart, the same keys, read again');
 
 # files refused without harm: empty, a FIFO (never waited on), and a name
 # longer than any path, shown and listed in pg_settings
