@@ -9,7 +9,7 @@
  * demands of ssl_key_file; one key a line, for a database or for any
  * database ("*").  Keys typed into SQL would be seen by whoever reads
  * pg_stat_activity, pg_stat_statements or the log; a key file is read by
- * the server, after start and after every reload, and by nothing else.  Each
+ * the server, at start and at every reload, and by nothing else.  Each
  * session uses its own database's keys, so that a database's owner cannot
  * decode another database's public ids.  What anybody is shown of the keys
  * is a fingerprint, and only superusers and members of
@@ -24,6 +24,7 @@
 #include "postgres.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,7 +33,6 @@
 #include "commands/dbcommands.h"	/* get_database_name (before 19) */
 #include "miscadmin.h"
 #include "port/atomics.h"
-#include "storage/dsm.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
@@ -65,15 +65,8 @@ typedef struct PublicIdKeyFile
 /* GUC uuidv7.public_id_key_file: where the keys are (not a secret) */
 static char *public_id_key_file = NULL;
 
-/*
- * The postmaster's verdict on its last reading of the key file: whether it
- * accepted the file, why it refused it if it did, and whether keys it
- * accepted before stay in use.  It keeps no key: what it read is wiped at
- * once.  (Kept to be published again when shared memory is made anew.)
- */
-static bool key_file_accepted = false;
+/* why the postmaster's last reading of the key file was refused, if it was */
 static char key_file_refused[256] = "";
-static bool keys_accepted_before = false;
 
 /*
  * Was the library loaded by shared_preload_libraries?  Only then is the key
@@ -81,45 +74,44 @@ static bool keys_accepted_before = false;
  */
 static bool public_id_preloaded = false;
 
-#define PUBLIC_ID_TRANCHE "uuidv7 public id keys"
+/*
+ * The keys the postmaster accepted last are in a POSIX shared memory object
+ * of their own: not in PostgreSQL's shared memory, which every process of
+ * the server maps, nor in its dynamic shared memory, which may be carved out
+ * of it (min_dynamic_shared_memory) or kept in a file of the data directory
+ * (dynamic_shared_memory_type = mmap).  The postmaster writes the object
+ * with write(), never mapping it, so no process it forks inherits a key; a
+ * session reads its own database's lines out of it with pread(), only when
+ * it needs them.  Two objects are used in turn: a reload writes the other
+ * one and publishes it before it wipes and unlinks the one in use.  They
+ * outlive a crash of a backend (the postmaster publishes the one in use
+ * again in the new shared memory); the postmaster wipes and unlinks them at
+ * its exit, and at its start those a killed postmaster left.  Their names
+ * are the data directory's device and inode numbers and the slot.
+ */
+static int	key_object_slot = -1;	/* the one in use; -1: no keys */
 
 /*
- * What the sessions share, and no key among it.  The postmaster publishes
- * its verdict at start and at each reload, under a sequence lock (odd while
- * it writes: it is the only writer, and never waits for a reader).  The
- * keys are in a dynamic shared memory segment, which the first session to
- * use public ids after a reload makes from the file the verdict names, and
- * which each session using public ids attaches only while it copies its own
- * database's keys: a process that never uses public ids never maps a key,
- * and a session maps no other database's keys but for that copy.  Every
- * session reads the same segment, so that all use the keys of one reading
- * of the file, whenever they handle the reload themselves.
+ * What the postmaster publishes at start and at each reload, and no key: a
+ * sequence lock (odd while it writes: it is the only writer, and never waits
+ * for a reader), the keys' object, and why the last reading was refused.
  */
 typedef struct PublicIdShared
 {
-	pg_atomic_uint64 reload;	/* even: the postmaster's last verdict */
-	bool		named;			/* a key file is named */
-	bool		accepted;		/* and the postmaster accepted it */
-	char		path[MAXPGPATH];
+	pg_atomic_uint64 reload;
+	int			slot;
 	char		refused[sizeof(key_file_refused)];
-
-	/* under the lock: the keys of the verdict of reload segment_reload */
-	uint64		segment_reload; /* 0: none read yet */
-	dsm_handle	segment;		/* DSM_HANDLE_INVALID: no keys */
 } PublicIdShared;
 
-/* the postmaster's verdict, as a session copies it */
+/* the postmaster's last verdict, as a session copies it */
 typedef struct PublicIdVerdict
 {
 	uint64		reload;
-	bool		named;
-	bool		accepted;
-	char		path[MAXPGPATH];
+	int			slot;
 	char		refused[sizeof(key_file_refused)];
 } PublicIdVerdict;
 
 static PublicIdShared *shared_keys = NULL;
-static LWLock *shared_keys_lock = NULL;
 
 #if PG_VERSION_NUM >= 150000
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
@@ -127,8 +119,8 @@ static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
 /*
- * This session's database's keys, copied from the segment of the verdict
- * of reload database_keys_generation (0: not copied yet), and the refusal
+ * This session's database's keys, read from the object of the verdict of
+ * reload database_keys_generation (0: not read yet), and the refusal
  * published with that verdict.
  */
 static PublicIdKeys database_keys;
@@ -382,38 +374,112 @@ read_key_file(const char *path, PublicIdKeyFile *file, char *why, size_t whylen)
 	return ok;
 }
 
+/* The name of the keys' object of a slot (0 or 1). */
+static void
+key_object_name(int slot, char *name, size_t namelen)
+{
+	static struct stat data_directory;
+
+	if (data_directory.st_ino == 0 && stat(DataDir, &data_directory) != 0)
+		memset(&data_directory, 0, sizeof(data_directory));
+	snprintf(name, namelen, "/uuidv7.%lx.%lx.%d", (unsigned long) data_directory.st_dev,
+			 (unsigned long) data_directory.st_ino, slot);
+}
+
+/* Wipe and unlink the keys' object of a slot, if there is one. */
+static void
+remove_key_object(int slot)
+{
+	char		name[64];
+	int			fd;
+
+	key_object_name(slot, name, sizeof(name));
+	fd = shm_open(name, O_RDWR, 0);
+	if (fd < 0)
+		return;
+	{
+		struct stat st;
+		char		zeros[1024] = {0};
+
+		if (fstat(fd, &st) == 0)
+			for (off_t done = 0; done < st.st_size; done += sizeof(zeros))
+				if (pwrite(fd, zeros, Min(sizeof(zeros), st.st_size - done), done) < 0)
+					break;
+	}
+	close(fd);
+	shm_unlink(name);
+}
+
 /*
- * The postmaster publishes its verdict (under the sequence lock).
+ * Write the lines of a key file into the keys' object of a slot, made anew;
+ * on a fault, say why in *why and leave none.
  */
+static bool
+write_key_object(int slot, const PublicIdKeyFile *file, char *why, size_t whylen)
+{
+	char		name[64];
+	size_t		size = offsetof(PublicIdKeyFile, lines) + file->nlines * sizeof(PublicIdKeyLine);
+	int			fd;
+	bool		ok;
+
+	key_object_name(slot, name, sizeof(name));
+	remove_key_object(slot);
+	fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, S_IRUSR | S_IWUSR);
+	if (fd < 0)
+	{
+		snprintf(why, whylen, "could not create shared memory for its keys: %s", strerror(errno));
+		return false;
+	}
+	ok = pwrite(fd, file, size, 0) == (ssize_t) size;
+	if (!ok)
+		snprintf(why, whylen, "could not write shared memory for its keys: %s", strerror(errno));
+	close(fd);
+	if (!ok)
+		remove_key_object(slot);
+	return ok;
+}
+
+/* At the exit of the postmaster (or of a single-user server). */
+static void
+remove_key_objects_at_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
+{
+	if (IsUnderPostmaster)
+		return;
+	remove_key_object(0);
+	remove_key_object(1);
+}
+
+/* The postmaster publishes its verdict (under the sequence lock). */
 static void
 publish_verdict(void)
 {
-	const char *path = public_id_key_file ? public_id_key_file : "";
-
 	if (shared_keys == NULL)
 		return;
 	pg_atomic_fetch_add_u64(&shared_keys->reload, 1);
-	shared_keys->named = path[0] != '\0' && public_id_preloaded;
-	shared_keys->accepted = key_file_accepted;
-	snprintf(shared_keys->path, sizeof(shared_keys->path), "%s", path);
+	shared_keys->slot = key_object_slot;
 	memcpy(shared_keys->refused, key_file_refused, sizeof(key_file_refused));
 	pg_atomic_fetch_add_u64(&shared_keys->reload, 1);
 }
 
 /*
  * The assign hook, at start and at each reload (also when the file's name is
- * unchanged: a rotation edits the file).  The postmaster reads the file to
- * judge it, wipes what it read and publishes its verdict; a file that is
- * refused leaves the keys in use as they are, and it logs why, once, naming
- * the file and the rule, never what it holds.  A session or a worker
- * forgets its own copy of the keys, which it takes again from the segment
- * of the new verdict when it next needs them.
+ * unchanged: a rotation edits the file).  The postmaster reads the file,
+ * writes its keys into the other object, publishes it, and then wipes and
+ * unlinks the one in use before; a file that is refused leaves the keys in
+ * use as they are, and it logs why, once, naming the file and the rule,
+ * never what it holds.  A session or a worker forgets its own copy of the
+ * keys, which it reads again from the object published when it next needs
+ * them.
  */
 static void
 assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
 {
+	static bool left_removed = false;
 	PublicIdKeyFile *file;
+	int			before = key_object_slot;
+	int			slot = key_object_slot == 0 ? 1 : 0;
 	char		why[200];
+	bool		ok = false;
 
 	if (IsUnderPostmaster)
 	{
@@ -423,34 +489,46 @@ assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
 			forget_keys();
 		return;
 	}
-	key_file_accepted = false;
-	key_file_refused[0] = '\0';
-	if (newval == NULL || newval[0] == '\0' || !public_id_preloaded)
+	if (!public_id_preloaded)
+		return;
+	if (!left_removed)
 	{
-		keys_accepted_before = false;
+		remove_key_object(0);
+		remove_key_object(1);
+		left_removed = true;
+	}
+	key_file_refused[0] = '\0';
+	if (newval == NULL || newval[0] == '\0')
+	{
+		key_object_slot = -1;
 		publish_verdict();
+		if (before >= 0)
+			remove_key_object(before);
 		return;
 	}
 	file = malloc(sizeof(PublicIdKeyFile));
 	if (file == NULL)
 		snprintf(why, sizeof(why), "out of memory");
-	else if (strlen(newval) >= MAXPGPATH)
-		snprintf(why, sizeof(why), "its name is longer than %d bytes", MAXPGPATH - 1);
 	else
-		key_file_accepted = read_key_file(newval, file, why, sizeof(why));
+		ok = read_key_file(newval, file, why, sizeof(why)) &&
+			write_key_object(slot, file, why, sizeof(why));
 	if (file != NULL)
 	{
 		explicit_bzero(file, sizeof(PublicIdKeyFile));
 		free(file);
 	}
-	if (!key_file_accepted)
+	if (ok)
 	{
-		snprintf(key_file_refused, sizeof(key_file_refused), "%s", why);
-		ereport(LOG,
-				(errmsg("uuidv7 refused the public id key file \"%s\": %s", newval, why),
-				 errdetail(keys_accepted_before ? "The keys read before stay in use." : "Public ids stay off.")));
+		key_object_slot = slot;
+		publish_verdict();
+		if (before >= 0)
+			remove_key_object(before);
+		return;
 	}
-	keys_accepted_before |= key_file_accepted;
+	snprintf(key_file_refused, sizeof(key_file_refused), "%s", why);
+	ereport(LOG,
+			(errmsg("uuidv7 refused the public id key file \"%s\": %s", newval, why),
+			 errdetail(before >= 0 ? "The keys read before stay in use." : "Public ids stay off.")));
 	publish_verdict();
 }
 
@@ -479,14 +557,10 @@ public_id_shmem_request(void)
 	if (prev_shmem_request_hook)
 		prev_shmem_request_hook();
 	RequestAddinShmemSpace(sizeof(PublicIdShared));
-	RequestNamedLWLockTranche(PUBLIC_ID_TRANCHE, 1);
 }
 #endif
 
-/*
- * Shared memory made (at start, after a crash, whose segments are gone with
- * it): publish the verdict.
- */
+/* shared memory made (at start, after a crash): publish the verdict */
 static void
 public_id_shmem_startup(void)
 {
@@ -496,12 +570,10 @@ public_id_shmem_startup(void)
 		prev_shmem_startup_hook();
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 	shared_keys = ShmemInitStruct("uuidv7 public id keys", sizeof(PublicIdShared), &found);
-	shared_keys_lock = &GetNamedLWLockTranche(PUBLIC_ID_TRANCHE)[0].lock;
 	if (!found)
 	{
 		memset(shared_keys, 0, sizeof(PublicIdShared));
 		pg_atomic_init_u64(&shared_keys->reload, 0);
-		shared_keys->segment = DSM_HANDLE_INVALID;
 		publish_verdict();
 	}
 	LWLockRelease(AddinShmemInitLock);
@@ -525,9 +597,7 @@ read_verdict(PublicIdVerdict *verdict)
 		if (reload % 2 == 0)
 		{
 			pg_read_barrier();
-			verdict->named = shared_keys->named;
-			verdict->accepted = shared_keys->accepted;
-			memcpy(verdict->path, shared_keys->path, sizeof(verdict->path));
+			verdict->slot = shared_keys->slot;
 			memcpy(verdict->refused, shared_keys->refused, sizeof(verdict->refused));
 			pg_read_barrier();
 			if (pg_atomic_read_u64(&shared_keys->reload) == reload)
@@ -541,82 +611,49 @@ read_verdict(PublicIdVerdict *verdict)
 }
 
 /*
- * A database's keys among a file's lines: its own, in their order, or the
- * "*" lines if it has none (database NULL: the "*" lines).
+ * A database's keys out of the keys' object of a slot (none for slot -1):
+ * its own lines, in their order, or the "*" lines if it has none (database
+ * NULL: the "*" lines), read one at a time and each wiped after.  False if
+ * the object could not be read whole (a reload replaced it meanwhile).
  */
-static void
-choose_keys(const PublicIdKeyFile *file, const char *database, PublicIdKeys *keys)
+static bool
+read_key_object(int slot, const char *database, PublicIdKeys *keys)
 {
+	char		name[64];
+	int			fd;
+	int			nlines;
+	bool		ok = true;
+	PublicIdKeyLine line;
+
 	keys->nkeys = 0;
-	for (int pass = 0; pass < 2 && keys->nkeys == 0; pass++)
-		for (int i = 0; i < file->nlines && keys->nkeys < PUBLIC_ID_MAX_KEYS; i++)
-			if (strcmp(file->lines[i].database, pass == 0 && database ? database : "*") == 0)
-				keys->keys[keys->nkeys++] = file->lines[i].key;
-}
-
-/* A segment is wiped before it is let go. */
-static void
-drop_segment(dsm_handle handle)
-{
-	dsm_segment *segment;
-
-	if (handle == DSM_HANDLE_INVALID)
-		return;
-	segment = dsm_attach(handle);
-	if (segment != NULL)
-	{
-		explicit_bzero(dsm_segment_address(segment), dsm_segment_map_length(segment));
-		dsm_detach(segment);
-	}
-	dsm_unpin_segment(handle);
-}
-
-/*
- * The segment of a verdict, made from the file it names (under the lock,
- * held exclusively): no keys if no file is named; if the postmaster refused
- * the file, or it was changed since into one this session refuses, the
- * keys read before stay in use.
- */
-static void
-renew_segment(const PublicIdVerdict *verdict)
-{
-	if (!verdict->named)
-	{
-		drop_segment(shared_keys->segment);
-		shared_keys->segment = DSM_HANDLE_INVALID;
-	}
-	else if (verdict->accepted)
-	{
-		PublicIdKeyFile *file = palloc(sizeof(PublicIdKeyFile));
-		char		why[200];
-
-		if (read_key_file(verdict->path, file, why, sizeof(why)))
+	if (slot < 0)
+		return true;
+	key_object_name(slot, name, sizeof(name));
+	fd = shm_open(name, O_RDONLY, 0);
+	if (fd < 0)
+		return false;
+	if (pread(fd, &nlines, sizeof(nlines), offsetof(PublicIdKeyFile, nlines)) != sizeof(nlines) ||
+		nlines < 0 || nlines > PUBLIC_ID_MAX_LINES)
+		ok = false;
+	for (int pass = 0; ok && pass < 2 && keys->nkeys == 0; pass++)
+		for (int i = 0; ok && i < nlines && keys->nkeys < PUBLIC_ID_MAX_KEYS; i++)
 		{
-			Size		size = offsetof(PublicIdKeyFile, lines) +
-				file->nlines * sizeof(PublicIdKeyLine);
-			dsm_segment *segment = dsm_create(size, 0);
-
-			memcpy(dsm_segment_address(segment), file, size);
-			dsm_pin_segment(segment);
-			drop_segment(shared_keys->segment);
-			shared_keys->segment = dsm_segment_handle(segment);
-			dsm_detach(segment);
+			ok = pread(fd, &line, sizeof(line),
+					   offsetof(PublicIdKeyFile, lines) + i * sizeof(PublicIdKeyLine)) == sizeof(line);
+			if (ok && strncmp(line.database, pass == 0 && database ? database : "*",
+							  sizeof(line.database)) == 0)
+				keys->keys[keys->nkeys++] = line.key;
 		}
-		else
-			ereport(LOG,
-					(errmsg("uuidv7 refused the public id key file \"%s\": %s", verdict->path, why),
-					 errdetail("It changed after the reload that accepted it. The keys read before stay in use.")));
-		explicit_bzero(file, sizeof(PublicIdKeyFile));
-		pfree(file);
-	}
-	shared_keys->segment_reload = verdict->reload;
+	explicit_bzero(&line, sizeof(line));
+	close(fd);
+	return ok;
 }
 
 /*
- * This session's database's keys, from the segment of the postmaster's last
- * verdict (made first if no session has made it yet), copied again only when
- * a reload changed them.  A server without a postmaster (single-user) reads
- * the file itself; the postmaster has no database and no keys.
+ * This session's database's keys, from the object of the postmaster's last
+ * verdict, read again only when a reload changed them.  The reading counts
+ * if no reload was published while it read (the object it read is replaced
+ * only two reloads later).  The postmaster has no database and no keys.
  */
 static const PublicIdKeys *
 current_database_keys(void)
@@ -629,42 +666,23 @@ current_database_keys(void)
 		return &database_keys;
 	if (database == NULL && OidIsValid(MyDatabaseId))
 		database = MemoryContextStrdup(TopMemoryContext, get_database_name(MyDatabaseId));
-	read_verdict(&verdict);
-	if (verdict.reload == database_keys_generation)
-		return &database_keys;
-
-	keys.nkeys = 0;
-	if (!IsUnderPostmaster)
+	for (int tries = 0;; tries++)
 	{
-		PublicIdKeyFile *file = palloc(sizeof(PublicIdKeyFile));
-		char		why[200];
+		bool		read;
 
-		if (verdict.named && verdict.accepted &&
-			read_key_file(verdict.path, file, why, sizeof(why)))
-			choose_keys(file, database, &keys);
-		explicit_bzero(file, sizeof(PublicIdKeyFile));
-		pfree(file);
-	}
-	else
-	{
-		LWLockAcquire(shared_keys_lock, LW_SHARED);
-		if (shared_keys->segment_reload < verdict.reload)
-		{
-			LWLockRelease(shared_keys_lock);
-			LWLockAcquire(shared_keys_lock, LW_EXCLUSIVE);
-			if (shared_keys->segment_reload < verdict.reload)
-				renew_segment(&verdict);
-		}
-		if (shared_keys->segment != DSM_HANDLE_INVALID)
-		{
-			dsm_segment *segment = dsm_attach(shared_keys->segment);
-
-			if (segment == NULL)
-				elog(ERROR, "could not attach to the segment of the public id keys");
-			choose_keys(dsm_segment_address(segment), database, &keys);
-			dsm_detach(segment);
-		}
-		LWLockRelease(shared_keys_lock);
+		read_verdict(&verdict);
+		if (verdict.reload == database_keys_generation)
+			return &database_keys;
+		read = read_key_object(verdict.slot, database, &keys);
+		pg_read_barrier();
+		if (read && pg_atomic_read_u64(&shared_keys->reload) == verdict.reload)
+			break;
+		explicit_bzero(&keys, sizeof(keys));
+		if (tries == 1000)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("could not read the public id keys the server published")));
+		pg_usleep(1000);
 	}
 	explicit_bzero(&database_keys, sizeof(database_keys));
 	memcpy(&database_keys, &keys, sizeof(keys));
@@ -781,7 +799,7 @@ uuidv7_public_id_key_file(void)
 
 /*
  * Define uuidv7.public_id_key_file and, when preloaded, ask for the shared
- * memory the verdict and the keys' segment are published in; forget is what the mapping of ids
+ * memory the verdict is published in; forget is what the mapping of ids
  * forgets of keys a reload replaced.  Called once per load.
  */
 void
@@ -809,9 +827,9 @@ uuidv7_public_id_keys_init(void (*forget) (void))
 		shmem_request_hook = public_id_shmem_request;
 #else
 		RequestAddinShmemSpace(sizeof(PublicIdShared));
-		RequestNamedLWLockTranche(PUBLIC_ID_TRANCHE, 1);
 #endif
 		prev_shmem_startup_hook = shmem_startup_hook;
 		shmem_startup_hook = public_id_shmem_startup;
+		on_proc_exit(remove_key_objects_at_exit, (Datum) 0);
 	}
 }

@@ -104,7 +104,7 @@ logging_collector = on
 log_destination = '$destinations'
 max_connections = 40
 restart_after_crash = on
-");
+" . ($major >= 14 ? "min_dynamic_shared_memory = '1MB'\n" : ''));
 my $key_file = $node->data_dir . '/uuidv7.keys';
 # write_keys(LINES...): the key file, mode 0600
 sub write_keys
@@ -317,23 +317,23 @@ reload();
 
 # no key in the memory of a process that never used one, private or shared
 # (its pages read through /proc, as the server's OS user may): the
-# postmaster keeps nothing of the file it judged, and the keys' segment is
-# mapped only by a session copying its keys
-SKIP:
+# postmaster keeps nothing of the file it read, and the keys' object is read
+# by a session, never mapped; nor in the server's dynamic shared memory,
+# part of which is carved out of the main shared memory here
+# (min_dynamic_shared_memory)
+# keys_in_memory(PID): how many of the keys are in the process's memory
+sub keys_in_memory
 {
-	my $backend = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
-			'-c', 'SELECT pg_sleep(30)' ], '>', \my $sleep_out, '2>', \my $sleep_err);
-	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'")
-	  or die 'no sleeping session';
-	my $pid = sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'");
-	open my $maps, '<', "/proc/$pid/maps" or skip("cannot read /proc/$pid/maps", 1);
-	open my $mem, '<:raw', "/proc/$pid/mem" or skip("cannot read /proc/$pid/mem", 1);
+	my ($pid) = @_;
+	open my $maps, '<', "/proc/$pid/maps" or return -1;
+	open my $mem, '<:raw', "/proc/$pid/mem" or return -1;
 	my $found = 0;
 	my %raw = map { $_ => pack('H*', $_) } @keys;
 	while (my $line = <$maps>)
 	{
 		my ($from, $to, $perms) = $line =~ /^([0-9a-f]+)-([0-9a-f]+) (\S+)/ or next;
 		next unless $perms =~ /^r/;
+		no warnings 'portable';
 		my $size = hex($to) - hex($from);
 		next if $size > 256 * 1024 * 1024;
 		seek($mem, hex($from), 0) or next;
@@ -341,8 +341,27 @@ SKIP:
 		defined(sysread($mem, $bytes, $size)) or next;
 		$found += grep { index($bytes, $raw{$_}) >= 0 } @keys;
 	}
+	return $found;
+}
+SKIP:
+{
+	my $backend = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
+			'-c', 'SELECT pg_sleep(30)' ], '>', \my $sleep_out, '2>', \my $sleep_err);
+	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'")
+	  or die 'no sleeping session';
+	my $pid = sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'");
+	my $checkpointer = sql("SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'");
+	open my $pidfile, '<', $node->data_dir . '/postmaster.pid' or die;
+	chomp(my $postmaster = <$pidfile>);
+	close $pidfile;
+	# (a session has used keys meanwhile, so they are in its memory)
+	sql('SET uuidv7.public_id_scheme = ff1; SELECT count(uuidv7_to_public(id)) FROM fixed');
+	my $in_session = keys_in_memory($pid);
+	skip("cannot read /proc/$pid/mem", 1) if $in_session < 0;
+	my $found = join ' ', $in_session, keys_in_memory($postmaster), keys_in_memory($checkpointer);
 	$backend->kill_kill;
-	is($found, 0, 'no key in the memory, private or shared, of a session that never used one');
+	is($found, '0 0 0',
+		'no key in the memory, private or shared, of a session that never used one, of the postmaster, of the checkpointer');
 }
 is( sql('SET uuidv7.public_id_scheme = ff1;
 		SELECT count(*) FILTER (WHERE uuidv7_to_public(f.id) = b.p),
@@ -390,6 +409,56 @@ $victim->finish;
 $node->poll_query_until('postgres', 'SELECT 1', '1') or die 'no restart';
 is($before_crash . ' ' . sql($unchanged_under_first), '2000 2000',
 	'after a crash and the restart, the same keys, read again');
+
+# a file refused at a reload right after the one that accepted it, before
+# any session read the keys: those keys stay in use, and after a crash too
+# (the keys before them, key3's, read by a session, are not taken instead)
+write_keys("* $key3");
+reload();
+my $under_key3 = sql("SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_to_public(id) FROM fixed WHERE n = 1");
+write_keys("* $key2", "* $key1");
+reload();
+write_keys("* $key2", "* $key1", 'junk');
+reload();
+my $refused_kept = sql($unchanged_under_first);
+$victim = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
+		'-c', 'SELECT pg_sleep(60)' ], '>', \$victim_out, '2>', \$victim_err);
+$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
+  or die 'no sleeping session';
+kill 'KILL', sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'");
+$victim->finish;
+$node->poll_query_until('postgres', 'SELECT 1', '1') or die 'no restart';
+is($refused_kept . ' ' . sql($unchanged_under_first), '2000 2000',
+	'a file refused before any session read the keys accepted before: those stay in use, after a crash too');
+# another file named: one reload switches to it; no file named: one reload
+# turns public ids off and wipes the keys' object; named again: on at once
+write_keys("* $key2", "* $key1");
+my $other = $node->data_dir . '/other.keys';
+open my $ofh, '>', $other or die;
+print $ofh "* $key3\n";
+close $ofh;
+chmod 0600, $other;
+sql("ALTER SYSTEM SET uuidv7.public_id_key_file = 'other.keys'");
+reload();
+my $switched = sql("SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_to_public(id) = '$under_key3' FROM fixed WHERE n = 1");
+sql("ALTER SYSTEM SET uuidv7.public_id_key_file = ''");
+reload();
+my $off = errors('SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_to_public(id) FROM fixed WHERE n = 1');
+my $objects = 0;
+my ($dev, $ino) = stat($node->data_dir);
+for my $object (glob sprintf('/dev/shm/uuidv7.%x.%x.*', $dev, $ino))
+{
+	open my $ofh2, '<:raw', $object or next;
+	local $/;
+	my $bytes = <$ofh2> // '';
+	$objects += grep { index($bytes, pack('H*', $_)) >= 0 } @keys;
+}
+sql("ALTER SYSTEM SET uuidv7.public_id_key_file = 'uuidv7.keys'");
+reload();
+unlink $other;
+is( join(' ', $switched, count_of(qr/public ids are off|no key/, $off), $objects, sql($unchanged_under_first)),
+	't 1 0 2000',
+	'one reload switches to another file; one turns public ids off, no key left in shared memory; one turns them on again');
 
 # files refused without harm: empty, a FIFO (never waited on), and a name
 # longer than any path, shown and listed in pg_settings
