@@ -25,6 +25,8 @@
  */
 #include "postgres.h"
 
+#include "access/parallel.h"
+
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
@@ -98,6 +100,16 @@ usable_keys(uint64 *generation)
 {
 	const PublicIdKeys *keys;
 
+	/*
+	 * (the functions are PARALLEL RESTRICTED, so that a statement's ids are
+	 * made on the keys of one transaction; a function of the user's marked
+	 * PARALLEL SAFE that calls them would let a worker take others)
+	 */
+	if (IsParallelWorker())
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+				 errmsg("cannot make or read public ids in a parallel worker"),
+				 errhint("Mark a function that calls the public id functions PARALLEL RESTRICTED, as they are.")));
 	if (!uuidv7_public_id_preloaded())
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

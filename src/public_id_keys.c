@@ -82,14 +82,28 @@ static bool public_id_preloaded = false;
  * (dynamic_shared_memory_type = mmap).  The postmaster writes the object
  * with write(), never mapping it, so no process it forks inherits a key; a
  * session reads its own database's lines out of it with pread(), only when
- * it needs them.  Two objects are used in turn: a reload writes the other
- * one and publishes it before it wipes and unlinks the one in use.  They
- * outlive a crash of a backend (the postmaster publishes the one in use
- * again in the new shared memory); the postmaster wipes and unlinks them at
- * its exit, and at its start those a killed postmaster left.  Their names
- * are the data directory's device and inode numbers and the slot.
+ * it needs them.  Each reading the postmaster accepts gets an object of its
+ * own, under a random name that nobody can take first (O_EXCL, as
+ * PostgreSQL names its dynamic shared memory); it is published before the
+ * one before is wiped and unlinked, and only an object the postmaster made
+ * (a regular file of the server's OS user, of the size it wrote) is ever
+ * wiped.  Objects outlive a crash of a backend (the postmaster publishes the
+ * one in use again in the new shared memory); the postmaster removes its
+ * object at its exit, and at its start the one a killed postmaster left,
+ * whose name and size it finds in KEY_OBJECT_RECORD in the data directory
+ * with the directory's device and inode numbers.
  */
-static int	key_object_slot = -1;	/* the one in use; -1: no keys */
+#define KEY_OBJECT_RECORD "uuidv7_key_object"
+#define KEY_OBJECT_NAME_LEN 32
+
+/* an object of keys: its name ("" if none) and the size written */
+typedef struct KeyObject
+{
+	char		name[KEY_OBJECT_NAME_LEN];
+	off_t		size;
+} KeyObject;
+
+static KeyObject key_object;	/* the postmaster's, in use */
 
 /*
  * What the postmaster publishes at start and at each reload, and no key: a
@@ -99,7 +113,7 @@ static int	key_object_slot = -1;	/* the one in use; -1: no keys */
 typedef struct PublicIdShared
 {
 	pg_atomic_uint64 reload;
-	int			slot;
+	char		object[KEY_OBJECT_NAME_LEN];	/* "": no keys */
 	char		refused[sizeof(key_file_refused)];
 } PublicIdShared;
 
@@ -107,7 +121,7 @@ typedef struct PublicIdShared
 typedef struct PublicIdVerdict
 {
 	uint64		reload;
-	int			slot;
+	char		object[KEY_OBJECT_NAME_LEN];
 	char		refused[sizeof(key_file_refused)];
 } PublicIdVerdict;
 
@@ -374,79 +388,144 @@ read_key_file(const char *path, PublicIdKeyFile *file, char *why, size_t whylen)
 	return ok;
 }
 
-/* The name of the keys' object of a slot (0 or 1). */
+/*
+ * Wipe and unlink an object of keys, if it is one the postmaster made: a
+ * regular file of the server's OS user of the size written (O_NOFOLLOW: a
+ * link is never followed).
+ */
 static void
-key_object_name(int slot, char *name, size_t namelen)
+remove_key_object(const KeyObject *object)
 {
-	static struct stat data_directory;
-
-	if (data_directory.st_ino == 0 && stat(DataDir, &data_directory) != 0)
-		memset(&data_directory, 0, sizeof(data_directory));
-	snprintf(name, namelen, "/uuidv7.%lx.%lx.%d", (unsigned long) data_directory.st_dev,
-			 (unsigned long) data_directory.st_ino, slot);
-}
-
-/* Wipe and unlink the keys' object of a slot, if there is one. */
-static void
-remove_key_object(int slot)
-{
-	char		name[64];
 	int			fd;
+	struct stat st;
+	char		zeros[1024] = {0};
 
-	key_object_name(slot, name, sizeof(name));
-	fd = shm_open(name, O_RDWR, 0);
+	if (object->name[0] == '\0')
+		return;
+	fd = shm_open(object->name, O_RDWR | O_NOFOLLOW, 0);
 	if (fd < 0)
 		return;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+		st.st_size != object->size)
 	{
-		struct stat st;
-		char		zeros[1024] = {0};
-
-		if (fstat(fd, &st) == 0)
-			for (off_t done = 0; done < st.st_size; done += sizeof(zeros))
-				if (pwrite(fd, zeros, Min(sizeof(zeros), st.st_size - done), done) < 0)
-					break;
+		close(fd);
+		return;
 	}
+	for (off_t done = 0; done < st.st_size; done += sizeof(zeros))
+		if (pwrite(fd, zeros, Min((off_t) sizeof(zeros), st.st_size - done), done) < 0)
+			break;
 	close(fd);
-	shm_unlink(name);
+	shm_unlink(object->name);
 }
 
 /*
- * Write the lines of a key file into the keys' object of a slot, made anew;
- * on a fault, say why in *why and leave none.
+ * Record the object in use in the data directory (its name and size: no
+ * secret), or remove the record if there is none, so that a postmaster
+ * started after one was killed removes it.
+ */
+static void
+record_key_object(void)
+{
+	FILE	   *record;
+	struct stat data_directory;
+
+	if (key_object.name[0] == '\0' || stat(".", &data_directory) != 0)
+	{
+		unlink(KEY_OBJECT_RECORD);
+		return;
+	}
+	record = fopen(KEY_OBJECT_RECORD ".tmp", "w");
+	if (record == NULL)
+		return;
+	fprintf(record, "%s %lld %llu %llu\n", key_object.name, (long long) key_object.size,
+			(unsigned long long) data_directory.st_dev, (unsigned long long) data_directory.st_ino);
+	if (fclose(record) == 0)
+		rename(KEY_OBJECT_RECORD ".tmp", KEY_OBJECT_RECORD);
+}
+
+/*
+ * At start: remove the object a killed postmaster left, if its record says
+ * so and was written for this very data directory (a copy of it, a standby
+ * made by a base backup, names an object of its origin's, which may be in
+ * use on the same machine).
+ */
+static void
+remove_recorded_key_object(void)
+{
+	FILE	   *record = fopen(KEY_OBJECT_RECORD, "r");
+	KeyObject	left;
+	long long	size;
+	unsigned long long dev;
+	unsigned long long ino;
+	struct stat data_directory;
+
+	if (record == NULL)
+		return;
+	memset(&left, 0, sizeof(left));
+	if (fscanf(record, "%31s %lld %llu %llu", left.name, &size, &dev, &ino) == 4 &&
+		left.name[0] == '/' && stat(".", &data_directory) == 0 &&
+		dev == (unsigned long long) data_directory.st_dev &&
+		ino == (unsigned long long) data_directory.st_ino)
+	{
+		left.size = (off_t) size;
+		remove_key_object(&left);
+	}
+	fclose(record);
+	unlink(KEY_OBJECT_RECORD);
+}
+
+/*
+ * Write the lines of a key file into a new object of keys, under a random
+ * name; on a fault, say why in *why and leave none.
  */
 static bool
-write_key_object(int slot, const PublicIdKeyFile *file, char *why, size_t whylen)
+write_key_object(const PublicIdKeyFile *file, KeyObject *object, char *why, size_t whylen)
 {
-	char		name[64];
 	size_t		size = offsetof(PublicIdKeyFile, lines) + file->nlines * sizeof(PublicIdKeyLine);
-	int			fd;
-	bool		ok;
+	int			fd = -1;
+	ssize_t		written;
 
-	key_object_name(slot, name, sizeof(name));
-	remove_key_object(slot);
-	fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, S_IRUSR | S_IWUSR);
+	for (int tries = 0; fd < 0 && tries < 16; tries++)
+	{
+		uint64		random;
+
+		if (!pg_strong_random(&random, sizeof(random)))
+			break;
+		snprintf(object->name, sizeof(object->name), "/uuidv7.%016llx", (unsigned long long) random);
+		fd = shm_open(object->name, O_CREAT | O_EXCL | O_RDWR, S_IRUSR | S_IWUSR);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
 	if (fd < 0)
 	{
 		snprintf(why, whylen, "could not create shared memory for its keys: %s", strerror(errno));
+		object->name[0] = '\0';
 		return false;
 	}
-	ok = pwrite(fd, file, size, 0) == (ssize_t) size;
-	if (!ok)
-		snprintf(why, whylen, "could not write shared memory for its keys: %s", strerror(errno));
+	object->size = size;
+	written = pwrite(fd, file, size, 0);
+	if (written != (ssize_t) size)
+		snprintf(why, whylen, "could not write shared memory for its keys: %s",
+				 written < 0 ? strerror(errno) : "no space left");
 	close(fd);
-	if (!ok)
-		remove_key_object(slot);
-	return ok;
+	if (written != (ssize_t) size)
+	{
+		remove_key_object(object);
+		object->name[0] = '\0';
+		return false;
+	}
+	return true;
 }
 
 /* At the exit of the postmaster (or of a single-user server). */
 static void
-remove_key_objects_at_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
+remove_key_object_at_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 {
 	if (IsUnderPostmaster)
 		return;
-	remove_key_object(0);
-	remove_key_object(1);
+	remove_key_object(&key_object);
+	key_object.name[0] = '\0';
+	record_key_object();
 }
 
 /* The postmaster publishes its verdict (under the sequence lock). */
@@ -456,15 +535,27 @@ publish_verdict(void)
 	if (shared_keys == NULL)
 		return;
 	pg_atomic_fetch_add_u64(&shared_keys->reload, 1);
-	shared_keys->slot = key_object_slot;
+	memcpy(shared_keys->object, key_object.name, sizeof(key_object.name));
 	memcpy(shared_keys->refused, key_file_refused, sizeof(key_file_refused));
 	pg_atomic_fetch_add_u64(&shared_keys->reload, 1);
+}
+
+/* Put a new object of keys (or none) in use, then remove the one before. */
+static void
+use_key_object(const KeyObject *object)
+{
+	KeyObject	before = key_object;
+
+	key_object = *object;
+	publish_verdict();
+	record_key_object();
+	remove_key_object(&before);
 }
 
 /*
  * The assign hook, at start and at each reload (also when the file's name is
  * unchanged: a rotation edits the file).  The postmaster reads the file,
- * writes its keys into the other object, publishes it, and then wipes and
+ * writes its keys into a new object, publishes it, and then wipes and
  * unlinks the one in use before; a file that is refused leaves the keys in
  * use as they are, and it logs why, once, naming the file and the rule,
  * never what it holds.  A session or a worker forgets its own copy of the
@@ -476,8 +567,7 @@ assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
 {
 	static bool left_removed = false;
 	PublicIdKeyFile *file;
-	int			before = key_object_slot;
-	int			slot = key_object_slot == 0 ? 1 : 0;
+	KeyObject	object;
 	char		why[200];
 	bool		ok = false;
 
@@ -493,25 +583,23 @@ assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
 		return;
 	if (!left_removed)
 	{
-		remove_key_object(0);
-		remove_key_object(1);
+		remove_recorded_key_object();
 		left_removed = true;
 	}
 	key_file_refused[0] = '\0';
+	memset(&object, 0, sizeof(object));
 	if (newval == NULL || newval[0] == '\0')
 	{
-		key_object_slot = -1;
-		publish_verdict();
-		if (before >= 0)
-			remove_key_object(before);
+		use_key_object(&object);
 		return;
 	}
-	file = malloc(sizeof(PublicIdKeyFile));
+	/* (zeroed: no byte of the postmaster's heap goes into the object) */
+	file = calloc(1, sizeof(PublicIdKeyFile));
 	if (file == NULL)
 		snprintf(why, sizeof(why), "out of memory");
 	else
 		ok = read_key_file(newval, file, why, sizeof(why)) &&
-			write_key_object(slot, file, why, sizeof(why));
+			write_key_object(file, &object, why, sizeof(why));
 	if (file != NULL)
 	{
 		explicit_bzero(file, sizeof(PublicIdKeyFile));
@@ -519,16 +607,13 @@ assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
 	}
 	if (ok)
 	{
-		key_object_slot = slot;
-		publish_verdict();
-		if (before >= 0)
-			remove_key_object(before);
+		use_key_object(&object);
 		return;
 	}
 	snprintf(key_file_refused, sizeof(key_file_refused), "%s", why);
 	ereport(LOG,
 			(errmsg("uuidv7 refused the public id key file \"%s\": %s", newval, why),
-			 errdetail(before >= 0 ? "The keys read before stay in use." : "Public ids stay off.")));
+			 errdetail(key_object.name[0] != '\0' ? "The keys read before stay in use." : "Public ids stay off.")));
 	publish_verdict();
 }
 
@@ -597,7 +682,7 @@ read_verdict(PublicIdVerdict *verdict)
 		if (reload % 2 == 0)
 		{
 			pg_read_barrier();
-			verdict->slot = shared_keys->slot;
+			memcpy(verdict->object, shared_keys->object, sizeof(verdict->object));
 			memcpy(verdict->refused, shared_keys->refused, sizeof(verdict->refused));
 			pg_read_barrier();
 			if (pg_atomic_read_u64(&shared_keys->reload) == reload)
@@ -611,25 +696,23 @@ read_verdict(PublicIdVerdict *verdict)
 }
 
 /*
- * A database's keys out of the keys' object of a slot (none for slot -1):
- * its own lines, in their order, or the "*" lines if it has none (database
- * NULL: the "*" lines), read one at a time and each wiped after.  False if
- * the object could not be read whole (a reload replaced it meanwhile).
+ * A database's keys out of an object of keys (none for ""): its own lines,
+ * in their order, or the "*" lines if it has none (database NULL: the "*"
+ * lines), read one at a time and each wiped after.  False, errno set, if the
+ * object could not be read whole.
  */
 static bool
-read_key_object(int slot, const char *database, PublicIdKeys *keys)
+read_key_object(const char *name, const char *database, PublicIdKeys *keys)
 {
-	char		name[64];
 	int			fd;
 	int			nlines;
 	bool		ok = true;
 	PublicIdKeyLine line;
 
 	keys->nkeys = 0;
-	if (slot < 0)
+	if (name[0] == '\0')
 		return true;
-	key_object_name(slot, name, sizeof(name));
-	fd = shm_open(name, O_RDONLY, 0);
+	fd = shm_open(name, O_RDONLY | O_NOFOLLOW, 0);
 	if (fd < 0)
 		return false;
 	if (pread(fd, &nlines, sizeof(nlines), offsetof(PublicIdKeyFile, nlines)) != sizeof(nlines) ||
@@ -646,17 +729,20 @@ read_key_object(int slot, const char *database, PublicIdKeys *keys)
 		}
 	explicit_bzero(&line, sizeof(line));
 	close(fd);
+	if (!ok)
+		errno = EIO;
 	return ok;
 }
 
 /*
  * This session's database's keys, from the object of the postmaster's last
- * verdict, read again only when a reload changed them.  The reading counts
- * if no reload was published while it read (the object it read is replaced
- * only two reloads later).  The postmaster has no database and no keys.
+ * verdict, read again only when a reload changed them; NULL if the object
+ * cannot be read (removed from /dev/shm by another program) and quietly is
+ * set, else an ERROR.  A reading counts if no reload was published while it
+ * read.  The postmaster has no database and no keys.
  */
 static const PublicIdKeys *
-current_database_keys(void)
+current_database_keys(bool quietly)
 {
 	static char *database = NULL;
 	PublicIdVerdict verdict;
@@ -666,23 +752,34 @@ current_database_keys(void)
 		return &database_keys;
 	if (database == NULL && OidIsValid(MyDatabaseId))
 		database = MemoryContextStrdup(TopMemoryContext, get_database_name(MyDatabaseId));
-	for (int tries = 0;; tries++)
+	for (;;)
 	{
 		bool		read;
+		int			read_errno;
 
 		read_verdict(&verdict);
 		if (verdict.reload == database_keys_generation)
 			return &database_keys;
-		read = read_key_object(verdict.slot, database, &keys);
+		read = read_key_object(verdict.object, database, &keys);
+		read_errno = errno;
 		pg_read_barrier();
-		if (read && pg_atomic_read_u64(&shared_keys->reload) == verdict.reload)
+		if (pg_atomic_read_u64(&shared_keys->reload) != verdict.reload)
+		{
+			/* a reload meanwhile: read what it published */
+			explicit_bzero(&keys, sizeof(keys));
+			continue;
+		}
+		if (read)
 			break;
 		explicit_bzero(&keys, sizeof(keys));
-		if (tries == 1000)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("could not read the public id keys the server published")));
-		pg_usleep(1000);
+		if (quietly)
+			return NULL;
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not read the public id keys the server published: %s", strerror(read_errno)),
+				 errdetail("The server keeps them in shared memory \"%s\", which another program may have removed.",
+						   verdict.object),
+				 errhint("Reload the configuration: the server reads the key file again.")));
 	}
 	explicit_bzero(&database_keys, sizeof(database_keys));
 	memcpy(&database_keys, &keys, sizeof(keys));
@@ -713,9 +810,14 @@ show_public_id_key_file(void)
 		MemoryContextSwitchTo(old);
 	}
 	resetStringInfo(shown);
-	keys = current_database_keys();
+	/* (pg_settings asks for rows it then hides: no key read for those) */
+	if (!uuidv7_may_see_key_state())
+		return public_id_key_file;
+	keys = current_database_keys(true);
 	appendStringInfo(shown, "%s (", public_id_key_file);
-	if (keys->nkeys == 0)
+	if (keys == NULL)
+		appendStringInfoString(shown, "its keys could not be read: reload the configuration");
+	else if (keys->nkeys == 0)
 		appendStringInfoString(shown, "no key for this database");
 	else
 	{
@@ -756,7 +858,7 @@ uuidv7_public_id_transaction_keys(uint64 *generation)
 {
 	if (!transaction_keys_taken)
 	{
-		const PublicIdKeys *keys = current_database_keys();
+		const PublicIdKeys *keys = current_database_keys(false);
 
 		memcpy(&transaction_keys, keys, sizeof(transaction_keys));
 		transaction_keys_generation = database_keys_generation;
@@ -777,7 +879,7 @@ uuidv7_public_id_keys_taken(void)
 const PublicIdKeys *
 uuidv7_public_id_newest_keys(const char **refused)
 {
-	const PublicIdKeys *keys = current_database_keys();
+	const PublicIdKeys *keys = current_database_keys(false);
 
 	*refused = session_refused;
 	return keys;
@@ -830,6 +932,6 @@ uuidv7_public_id_keys_init(void (*forget) (void))
 #endif
 		prev_shmem_startup_hook = shmem_startup_hook;
 		shmem_startup_hook = public_id_shmem_startup;
-		on_proc_exit(remove_key_objects_at_exit, (Datum) 0);
+		on_proc_exit(remove_key_object_at_exit, (Datum) 0);
 	}
 }

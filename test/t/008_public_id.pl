@@ -441,24 +441,102 @@ chmod 0600, $other;
 sql("ALTER SYSTEM SET uuidv7.public_id_key_file = 'other.keys'");
 reload();
 my $switched = sql("SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_to_public(id) = '$under_key3' FROM fixed WHERE n = 1");
+my $object_on = key_object();
 sql("ALTER SYSTEM SET uuidv7.public_id_key_file = ''");
 reload();
 my $off = errors('SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_to_public(id) FROM fixed WHERE n = 1');
-my $objects = 0;
-my ($dev, $ino) = stat($node->data_dir);
-for my $object (glob sprintf('/dev/shm/uuidv7.%x.%x.*', $dev, $ino))
-{
-	open my $ofh2, '<:raw', $object or next;
-	local $/;
-	my $bytes = <$ofh2> // '';
-	$objects += grep { index($bytes, pack('H*', $_)) >= 0 } @keys;
-}
+my $objects = grep { $_ ne '' && -e "/dev/shm$_" } $object_on, key_object();
 sql("ALTER SYSTEM SET uuidv7.public_id_key_file = 'uuidv7.keys'");
 reload();
 unlink $other;
 is( join(' ', $switched, count_of(qr/public ids are off|no key/, $off), $objects, sql($unchanged_under_first)),
 	't 1 0 2000',
 	'one reload switches to another file; one turns public ids off, no key left in shared memory; one turns them on again');
+
+# the keys' object: a random name, recorded in the data directory, the
+# server's OS user's alone; removed at a stop, and after the postmaster was
+# killed, at the next start
+# key_object(): the name of the object in use, from its record
+sub key_object
+{
+	open my $rfh, '<', $node->data_dir . '/uuidv7_key_object' or return '';
+	my ($name) = split ' ', <$rfh> // '';
+	return $name // '';
+}
+my $first_object = key_object();
+my @object_stat = stat("/dev/shm$first_object");
+# (the postmaster and its children, which exit once they see it gone: the
+# next postmaster starts only then)
+open my $pmfh, '<', $node->data_dir . '/postmaster.pid' or die;
+chomp(my $killed = <$pmfh>);
+close $pmfh;
+# parent_of(PID): its parent's
+sub parent_of
+{
+	open my $st, '<', "/proc/$_[0]/stat" or return 0;
+	my $line = <$st> // '';
+	return $line =~ /\) \S+ (\d+)/ ? $1 : 0;
+}
+my @server = ($killed, grep { parent_of($_) == $killed } map { m{^/proc/(\d+)$} ? $1 : () } glob '/proc/[0-9]*');
+$node->kill9;
+for (1 .. 600)
+{
+	last unless grep { kill 0, $_ } @server;
+	select undef, undef, undef, 0.1;
+}
+$node->start;
+my $second_object = key_object();
+my $plain_settings = sql('SELECT count(*) > 0 FROM pg_settings', user => 'regress_app');
+$node->stop;
+my $after_stop = join ' ', grep { -e "/dev/shm$_" } $first_object, $second_object;
+$node->start;
+is( join(' ',
+		($first_object =~ m{^/uuidv7\.[0-9a-f]{16}$} ? 'random' : "named $first_object"),
+		sprintf('%o', $object_stat[2] & 07777),
+		($object_stat[4] == $> ? 'ours' : 'not ours'),
+		(-e "/dev/shm$first_object" ? 'left' : 'removed'),
+		($second_object ne $first_object && $second_object ne '' ? 'new' : 'same'),
+		$plain_settings, "[$after_stop]"),
+	'random 600 ours removed new t []',
+	"the keys' object: a random name, mode 0600, the server's; a killed postmaster's removed at the next start; none left after a stop");
+
+# a plain role reading pg_settings (whose hidden rows PostgreSQL asks for
+# too) reads no key; a role's function marked PARALLEL SAFE cannot let a
+# parallel worker take keys of its own
+SKIP:
+{
+	my $plain = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'), '-U', 'regress_app',
+			'-c', 'SELECT count(*) FROM pg_settings', '-c', 'SELECT pg_sleep(30)' ],
+		'>', \my $plain_out, '2>', \my $plain_err);
+	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'")
+	  or die 'no sleeping session';
+	my $found = keys_in_memory(sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'"));
+	$plain->kill_kill;
+	skip('cannot read /proc', 1) if $found < 0;
+	is($found, 0, 'a plain role that read pg_settings holds no key');
+}
+my $in_worker = errors(q{SET uuidv7.public_id_scheme = ff1;
+	CREATE FUNCTION pub(u uuid) RETURNS uuid LANGUAGE plpgsql PARALLEL SAFE AS $$ BEGIN RETURN uuidv7_to_public(u); END $$;
+	SET parallel_setup_cost = 0;
+	SET parallel_tuple_cost = 0;
+	SET min_parallel_table_scan_size = 0;
+	SET max_parallel_workers_per_gather = 2;
+	SET parallel_leader_participation = off;
+	SELECT count(pub(id)) FROM many;
+	DROP FUNCTION pub(uuid);});
+is(count_of(qr/^ERROR:  cannot make or read public ids in a parallel worker/, $in_worker), 1,
+	'public ids asked of a parallel worker (through a function mislabelled PARALLEL SAFE): refused');
+
+# the object removed by another program: a clear error (and SHOW still
+# answers) until a reload writes it again
+unlink '/dev/shm' . key_object() or die "cannot remove the keys' object";
+my $removed = errors('SET uuidv7.public_id_scheme = ff1; SHOW uuidv7.public_id_key_file;
+	SELECT uuidv7_to_public(id) IS NOT NULL FROM fixed WHERE n = 1');
+reload();
+is( count_of(qr/its keys could not be read: reload the configuration/, $removed) . ' '
+	  . count_of(qr/^ERROR:  could not read the public id keys the server published/, $removed) . ' '
+	  . sql($unchanged_under_first),
+	'1 1 2000', "the keys' object removed: SHOW says so, public ids fail with a hint to reload, and a reload mends it");
 
 # files refused without harm: empty, a FIFO (never waited on), and a name
 # longer than any path, shown and listed in pg_settings
