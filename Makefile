@@ -8,7 +8,7 @@ TIME_OPS_VERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(src)uui
 
 MODULE_big = uuidv7
 OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
-	src/bounds.o src/domain.o src/partition.o src/base32.o src/textform.o \
+	src/bounds.o src/domain.o src/partition.o src/partitions.o src/base32.o src/textform.o \
 	src/operators.o src/aggregate.o src/public_id.o src/public_id_keys.o src/ff1.o src/siphash.o \
 	src/lifecycle.o src/comparison.o src/plantime.o
 

@@ -225,6 +225,37 @@ SELECT partition, period_start, period_end FROM uuidv7_partitions('open_ended_20
 SELECT count(*) AS no_rows_for_null FROM uuidv7_partitions(NULL);
 SELECT count(*) FROM uuidv7_partitions('"Sales Data"."Order Items_p2025_01"');
 \echo :LAST_ERROR_SQLSTATE
+-- a parent with no partition yet, with only its DEFAULT partition, and with
+-- gaps between its periods; a table dropped since its name was looked up
+CREATE TABLE gappy (id uuid7) PARTITION BY RANGE (id);
+SELECT count(*) AS no_partitions FROM uuidv7_partitions('gappy');
+CREATE TABLE gappy_default PARTITION OF gappy DEFAULT;
+SELECT * FROM uuidv7_partitions('gappy');
+CREATE TABLE gappy_may PARTITION OF gappy FOR VALUES FROM (uuidv7_min('2025-05-01')) TO (MAXVALUE);
+CREATE TABLE gappy_jan PARTITION OF gappy FOR VALUES FROM (uuidv7_min('2025-01-01')) TO (uuidv7_min('2025-02-01'));
+CREATE TABLE gappy_mar PARTITION OF gappy FOR VALUES FROM (uuidv7_min('2025-03-01')) TO (uuidv7_min('2025-04-01'));
+SELECT partition, period_start, period_end FROM uuidv7_partitions('gappy');
+CREATE TABLE dropped (id uuid) PARTITION BY RANGE (id);
+SELECT 'dropped'::regclass::oid AS dropped_oid \gset
+DROP TABLE dropped;
+\set VERBOSITY sqlstate
+SELECT count(*) FROM uuidv7_partitions(:dropped_oid);
+\set VERBOSITY default
+-- the listing agrees, partition by partition and in order, with the bounds
+-- the catalog deparses (every parent above)
+SELECT t.parent,
+	(SELECT array_agg(p.partition || ' ' || coalesce(p.lower_bound::text, '-') || ' ' || coalesce(p.upper_bound::text, '-'))
+	 FROM uuidv7_partitions(t.parent) p) =
+	(SELECT array_agg(d.child || ' ' || coalesce(d.m[1], '-') || ' ' || coalesce(d.m[2], '-')
+					  ORDER BY d.m IS NULL, d.m[1]::uuid NULLS FIRST, d.m[2]::uuid)
+	 FROM (SELECT i.inhrelid::regclass AS child,
+				  regexp_match(pg_get_expr(c.relpartbound, c.oid),
+							   '^FOR VALUES FROM \((?:''([0-9a-f-]{36})''|MINVALUE)\) TO \((?:''([0-9a-f-]{36})''|MAXVALUE)\)$') AS m
+		   FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+		   WHERE i.inhparent = t.parent) d) AS as_deparsed
+FROM unnest(ARRAY['"Sales Data"."Order Items"', 'open_ended', 'open_ended_2025', 'gappy']::regclass[]) AS t(parent)
+ORDER BY 1;
+DROP TABLE gappy;
 
 -- rows that arrive before their period's partition wait in the DEFAULT
 -- partition; creating the period moves them in, in the same transaction, and

@@ -114,6 +114,10 @@ BEGIN
 			AND p.partstrat = 'r' AND p.partnatts = 1 AND p.partattrs[0] <> 0
 		LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = p.partattrs[0]
 	WHERE c.oid = parent;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', parent::oid
+			USING ERRCODE = 'undefined_table';
+	END IF;
 
 	WHILE key_type IS NOT NULL AND key_type <> 'pg_catalog.uuid'::regtype LOOP
 		SELECT nullif(typbasetype, 0) INTO key_type FROM pg_type WHERE oid = key_type;
@@ -203,6 +207,18 @@ COMMENT ON FUNCTION uuidv7_partition_ddl(pg_catalog.regclass, pg_catalog.timesta
 -- from names): NULL where a bound is MINVALUE or MAXVALUE or not a UUIDv7,
 -- and for the DEFAULT partition, which comes last.  A partition that is
 -- itself partitioned is listed by its bounds in this parent.
+--#if c
+-- (src/partitions.c: read from the partition descriptor)
+CREATE FUNCTION uuidv7_partitions(parent pg_catalog.regclass,
+								  OUT partition pg_catalog.regclass,
+								  OUT period_start pg_catalog.timestamptz,
+								  OUT period_end pg_catalog.timestamptz,
+								  OUT lower_bound pg_catalog.uuid,
+								  OUT upper_bound pg_catalog.uuid)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'uuidv7_partitions'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+--#else
 CREATE FUNCTION uuidv7_partitions(parent pg_catalog.regclass,
 								  OUT partition pg_catalog.regclass,
 								  OUT period_start pg_catalog.timestamptz,
@@ -224,6 +240,7 @@ AS $function$
 				 WHERE i.inhparent = parent) AS b
 	ORDER BY b.is_default, b.lo NULLS FIRST, b.hi
 $function$;
+--#endif
 
 COMMENT ON FUNCTION uuidv7_partitions(pg_catalog.regclass) IS
 'partitions of a table range-partitioned on a uuid key, with the period of time and the uuid bounds of each, in order';
