@@ -62,15 +62,14 @@ BEGIN
 	-- retention would drop again if they were made; the others wait for
 	-- their periods
 	FOR t IN
-		SELECT i.inhparent::regclass AS parent, i.inhrelid::regclass AS default_partition, a.attname AS key_column,
-			(SELECT p.lower_bound FROM @extschema@.uuidv7_partitions(i.inhparent) p
-			 WHERE p.partition <> i.inhrelid ORDER BY p.lower_bound NULLS FIRST LIMIT 1) AS oldest
-		FROM pg_inherits i
-			JOIN pg_class c ON c.oid = i.inhrelid
-			JOIN pg_partitioned_table pt ON pt.partrelid = i.inhparent
-			JOIN pg_attribute a ON a.attrelid = i.inhparent AND a.attnum = pt.partattrs[0]
+		SELECT pt.partrelid::regclass AS parent, pt.partdefid::regclass AS default_partition, a.attname AS key_column,
+			(SELECT p.lower_bound FROM @extschema@.uuidv7_partitions(pt.partrelid) p
+			 WHERE p.partition <> pt.partdefid ORDER BY p.lower_bound NULLS FIRST LIMIT 1) AS oldest
+		FROM pg_partitioned_table pt
+			JOIN pg_class c ON c.oid = pt.partdefid
+			JOIN pg_attribute a ON a.attrelid = pt.partrelid AND a.attnum = pt.partattrs[0]
 			JOIN pg_type ty ON ty.oid = a.atttypid
-		WHERE pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT' AND pt.partstrat = 'r' AND pt.partnatts = 1
+		WHERE pt.partstrat = 'r' AND pt.partnatts = 1
 			AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
 			AND has_table_privilege(c.oid, 'SELECT')
 	LOOP

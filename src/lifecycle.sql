@@ -175,9 +175,8 @@ DECLARE
 	moved int8 := 0;
 	arrived int8;
 BEGIN
-	SELECT i.inhrelid::regclass INTO default_partition
-	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-	WHERE i.inhparent = parent AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT';
+	SELECT nullif(partdefid, 0)::regclass INTO default_partition
+	FROM pg_partitioned_table WHERE partrelid = parent;
 	IF default_partition IS NOT NULL THEN
 		SELECT a.attname INTO key_column
 		FROM pg_partitioned_table p
@@ -315,9 +314,8 @@ BEGIN
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
 	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 
-	SELECT i.inhrelid::regclass INTO default_partition
-	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-	WHERE i.inhparent = parent AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT';
+	SELECT nullif(partdefid, 0)::regclass INTO default_partition
+	FROM pg_partitioned_table WHERE partrelid = parent;
 	SELECT a.attname INTO key_column
 	FROM pg_partitioned_table p
 		JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
@@ -490,9 +488,8 @@ BEGIN
 	-- the parent checked first, by an assignment (an error names no SQL of ours)
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
 	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
-	SELECT i.inhrelid::regclass INTO default_partition
-	FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-	WHERE i.inhparent = parent AND pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT';
+	SELECT nullif(partdefid, 0)::regclass INTO default_partition
+	FROM pg_partitioned_table WHERE partrelid = parent;
 	IF refuse_late_rows AND default_partition IS NOT NULL THEN
 		SELECT a.attname INTO key_column
 		FROM pg_partitioned_table p
