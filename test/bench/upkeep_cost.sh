@@ -7,20 +7,24 @@
 #
 # For each of PARTITIONS, table ev (id uuid7 PRIMARY KEY) gets that many UTC
 # days of partitions, the last ending a week from today, 24 rows a day, and a
-# DEFAULT partition.  Timed inside the server (bench_ms):
+# DEFAULT partition.  Timed inside the server (bench_ms), in milliseconds:
 #
 #   uuidv7_partitions   the listing
 #   create, nothing     the nightly call, every period of the week ahead there
 #   drop, nothing       uuidv7_drop_partitions before the first period
-#   drop 10             the 10 oldest periods dropped
 #   doctor              uuidv7_doctor()
+#   create 10           the next 10 periods ahead made (committed)
+#   drop 10             the 10 oldest periods dropped (committed)
 #   core: create        CREATE TABLE ... PARTITION OF with the primary key
-#   core: drop          DROP TABLE of the oldest partition
+#   core: drop          DROP TABLE of the oldest partition (committed)
 #
 # each as the first call of a new session (cold: the median of ROUNDS
-# sessions) and the fastest of ROUNDS calls in one session (warm); every call
-# that changes the table is rolled back.  Prints Markdown tables and writes
-# them to test/bench/out/upkeep_cost.md.
+# sessions) and the fastest of ROUNDS calls in one session after a first
+# (warm).  A call that would change the table but is not marked committed is
+# rolled back.  Committed calls run with the deparsed listing first, so that
+# the descriptor's figures come from a table with fewer partitions by at most
+# 2 x (2 x ROUNDS + 1) x 10.  Prints Markdown tables and writes them to
+# test/bench/out/upkeep_cost.md.
 #
 # Sizes: PARTITIONS ("300 1000 3000 10000"), ROUNDS (5); the server of
 # PG_CONFIG (default: the newest installed).
@@ -36,38 +40,56 @@ cluster_start uuidv7-bench-upkeep-cost "shared_buffers = 512MB" "max_locks_per_t
 psql_q "CREATE EXTENSION uuidv7"
 create_bench_ms
 
-# the SQL edition's listing, as the SQL edition's script has it
-deparsed=$(awk -f "$TOP/src/assemble.awk" -v edition=sql "$TOP/src/partition.sql" |
-	sed -n '/^CREATE FUNCTION uuidv7_partitions(/,/^\$function\$;/p' |
-	sed -e 's/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION public./' -e 's/@extschema@/public/g')
-[ -n "$deparsed" ] || { echo "no SQL edition of uuidv7_partitions in src/partition.sql" >&2; exit 1; }
-printf '%s\n' "$deparsed" >"$work/deparsed.sql"
+export PGTZ=UTC
 
-# timed_sql LISTING STATEMENT ROLLBACK REPS: the milliseconds of each of REPS
-# runs of STATEMENT in one session, one a line, the listing (descriptor or
-# deparsed) in use, each run rolled back if ROLLBACK is "rollback"
+# the listing of either edition, put in place by CREATE OR REPLACE
+stanza() {
+	awk -f "$TOP/src/assemble.awk" -v edition="$1" "$TOP/src/partition.sql" |
+		sed -n '/^CREATE FUNCTION uuidv7_partitions(/,/^\$function\$;$\|^LANGUAGE C .*;$/p' |
+		sed -e 's/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION public./' -e 's/@extschema@/public/g' \
+			-e "s|'MODULE_PATHNAME'|'\$libdir/uuidv7'|"
+}
+stanza sql >"$work/deparsed.sql"
+stanza c >"$work/descriptor.sql"
+grep -q 'LANGUAGE sql' "$work/deparsed.sql" && grep -q 'LANGUAGE C' "$work/descriptor.sql" ||
+	{ echo "src/partition.sql: no uuidv7_partitions of each edition" >&2; exit 1; }
+
+# the next days ahead of the table's, and far ahead, by call
+psql_q "CREATE SEQUENCE ahead_k; CREATE SEQUENCE far_k; CREATE SEQUENCE behind_k;
+	CREATE FUNCTION next_ahead() RETURNS date LANGUAGE sql AS
+		\$\$ SELECT current_date + 7 + 10 * (nextval('ahead_k')::int - 1) \$\$;
+	CREATE FUNCTION next_far() RETURNS date LANGUAGE sql AS
+		\$\$ SELECT date '2100-01-01' + nextval('far_k')::int \$\$"
+
+# timed_sql LISTING STATEMENT MODE REPS: the milliseconds of each of REPS
+# runs of STATEMENT in one session, one a line, with the listing (descriptor
+# or deparsed) in place, each run rolled back (MODE rollback), committed
+# (commit) or either (keep)
 timed_sql() {
 	{
-		echo "BEGIN;"
-		[ "$1" = deparsed ] && cat "$work/deparsed.sql"
+		cat "$work/$1.sql"
 		for _ in $(seq "$4"); do
 			if [ "$3" = rollback ]; then
-				echo "SAVEPOINT s; SELECT bench_ms(\$q\$$2\$q\$); ROLLBACK TO SAVEPOINT s;"
+				echo "BEGIN; SELECT bench_ms(\$q\$$2\$q\$); ROLLBACK;"
 			else
 				echo "SELECT bench_ms(\$q\$$2\$q\$);"
 			fi
 		done
-		echo "ROLLBACK;"
-	} | "$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 2>&1 | grep -E '^[0-9.]+$'
+		cat "$work/descriptor.sql"
+	} | "$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 | grep -E '^[0-9.]+$'
 }
 
-# cost LISTING STATEMENT ROLLBACK: "cold warm" in milliseconds
+# cost LISTING STATEMENT MODE: "cold warm" in milliseconds
 cost() {
-	local cold=() warm
-	for _ in $(seq "$ROUNDS"); do cold+=("$(timed_sql "$1" "$2" "$3" 1)"); done
+	local cold=() warm one
+	for _ in $(seq "$ROUNDS"); do
+		one=$(timed_sql "$1" "$2" "$3" 1) && [ -n "$one" ] || { echo "no time for: $2" >&2; return 1; }
+		cold+=("$one")
+	done
 	# (the first run of the session warms it)
-	warm=$(fastest_of $(timed_sql "$1" "$2" "$3" $((ROUNDS + 1)) | tail -n +2))
-	printf '%.1f %.1f\n' "$(median "${cold[@]}")" "$warm"
+	warm=$(timed_sql "$1" "$2" "$3" $((ROUNDS + 1)) | tail -n +2) && [ "$(wc -l <<<"$warm")" -eq "$ROUNDS" ] ||
+		{ echo "no time for: $2" >&2; return 1; }
+	printf '%.1f %.1f\n' "$(median "${cold[@]}")" "$(fastest_of $warm)"
 }
 
 report="$OUT/upkeep_cost.md"
@@ -90,15 +112,18 @@ for n in $PARTITIONS; do
 		FROM generate_series(0, $n * 24 - 1) g;
 		VACUUM ANALYZE ev;
 	SQL
-	first="(current_date - ($n - 7))::timestamptz"
-	declare -A ops=(
-		[1]="uuidv7_partitions|SELECT count(*) FROM uuidv7_partitions('ev')|keep"
-		[2]="create, nothing|SELECT count(*) FROM uuidv7_create_partitions('ev', current_date, current_date + 7, '1 day', 'UTC')|rollback"
-		[3]="drop, nothing|SELECT count(*) FROM uuidv7_drop_partitions('ev', $first)|rollback"
-		[4]="drop 10|SELECT count(*) FROM uuidv7_drop_partitions('ev', $first + interval '10 days')|rollback"
-		[5]="doctor|SELECT count(*) FROM uuidv7_doctor()|keep"
-		[6]="core: create|CREATE TABLE ev_next PARTITION OF ev FOR VALUES FROM (uuidv7_min(current_date + 7)) TO (uuidv7_min(current_date + 8))|rollback"
-		[7]="core: drop|DROP TABLE ev_p$(date -u -d "-$((n - 7)) days" +%Y_%m_%d)|rollback"
+	psql_q "ALTER SEQUENCE ahead_k RESTART; ALTER SEQUENCE far_k RESTART; ALTER SEQUENCE behind_k RESTART"
+	first="(current_date - ($n - 7))"
+	oldest="(SELECT partition FROM uuidv7_partitions('ev') WHERE lower_bound IS NOT NULL ORDER BY lower_bound LIMIT 1)"
+	ops=(
+		"uuidv7_partitions|SELECT count(*) FROM uuidv7_partitions('ev')|keep"
+		"create, nothing|SELECT count(*) FROM uuidv7_create_partitions('ev', current_date, current_date + 7, '1 day', 'UTC')|rollback"
+		"drop, nothing|SELECT count(*) FROM uuidv7_drop_partitions('ev', $first)|rollback"
+		"doctor|SELECT count(*) FROM uuidv7_doctor()|keep"
+		"create 10|SELECT count(*) FROM (SELECT next_ahead() AS d) s, uuidv7_create_partitions('ev', s.d, s.d + 10, '1 day', 'UTC')|commit"
+		"drop 10|SELECT count(*) FROM uuidv7_drop_partitions('ev', $first + 10 * nextval('behind_k')::int)|commit"
+		"core: create|DO \$\$ DECLARE d date := next_far(); BEGIN EXECUTE format('CREATE TABLE %I PARTITION OF ev FOR VALUES FROM (%L) TO (%L)', concat('ev_far_', to_char(d, 'YYYYMMDD')), uuidv7_min(d), uuidv7_min(d + 1)); END \$\$|commit"
+		"core: drop|DO \$\$ BEGIN EXECUTE format('DROP TABLE %s', $oldest); END \$\$|commit"
 	)
 	{
 		echo "### $n daily partitions"
@@ -106,17 +131,20 @@ for n in $PARTITIONS; do
 		echo "| call | descriptor, cold | descriptor, warm | deparsed, cold | deparsed, warm | deparsed / descriptor (warm) |"
 		echo "|---|---:|---:|---:|---:|---:|"
 	} >>"$report"
-	for i in 1 2 3 4 5 6 7; do
-		IFS='|' read -r name statement rollback <<<"${ops[$i]}"
-		read -r dcold dwarm <<<"$(cost descriptor "$statement" "$rollback")"
-		if [ "${name#core}" = "$name" ]; then
-			read -r pcold pwarm <<<"$(cost deparsed "$statement" "$rollback")"
-			echo "| $name | $dcold | $dwarm | $pcold | $pwarm | $(ratio "$pwarm" "$dwarm" 1) |" >>"$report"
-		else
+	for op in "${ops[@]}"; do
+		IFS='|' read -r name statement mode <<<"$op"
+		if [ "${name#core}" != "$name" ]; then
+			times=$(cost descriptor "$statement" "$mode") || exit 1
+			read -r dcold dwarm <<<"$times"
 			echo "| $name | $dcold | $dwarm | | | |" >>"$report"
+			continue
 		fi
+		times=$(cost deparsed "$statement" "$mode") || exit 1
+		read -r pcold pwarm <<<"$times"
+		times=$(cost descriptor "$statement" "$mode") || exit 1
+		read -r dcold dwarm <<<"$times"
+		echo "| $name | $dcold | $dwarm | $pcold | $pwarm | $(ratio "$pwarm" "$dwarm" 1) |" >>"$report"
 	done
 	echo >>"$report"
-	unset ops
 done
 cat "$report"
