@@ -316,6 +316,13 @@ BEGIN
 
 	SELECT nullif(partdefid, 0)::regclass INTO default_partition
 	FROM pg_partitioned_table WHERE partrelid = parent;
+	-- (the C edition lists the partitions as the planner sees the table,
+	-- which may hold a DEFAULT partition made since a REPEATABLE READ
+	-- snapshot: the partition without bounds)
+	IF default_partition IS NULL THEN
+		SELECT p.partition INTO default_partition FROM @extschema@.uuidv7_partitions(parent) p
+		WHERE p.lower_bound IS NULL AND p.upper_bound IS NULL;
+	END IF;
 	SELECT a.attname INTO key_column
 	FROM pg_partitioned_table p
 		JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
@@ -330,7 +337,11 @@ BEGIN
 		array_agg(p.upper_bound ORDER BY p.lower_bound NULLS FIRST)
 	INTO names, los, his
 	FROM @extschema@.uuidv7_partitions(parent) p
-	WHERE p.partition IS DISTINCT FROM default_partition;
+	-- (a partition without bounds is the DEFAULT one, also one made since a
+	-- REPEATABLE READ snapshot, which the C edition lists, as the planner
+	-- sees the table, and pg_partitioned_table at the snapshot does not)
+	WHERE p.partition IS DISTINCT FROM default_partition
+		AND (p.lower_bound IS NOT NULL OR p.upper_bound IS NOT NULL);
 	n := coalesce(array_length(names, 1), 0);
 
 	FOR part IN
