@@ -206,9 +206,9 @@ COMMENT ON FUNCTION uuidv7_partition_ddl(pg_catalog.regclass, pg_catalog.timesta
 -- period of time its bounds stand for, read from the bounds themselves (not
 -- from names): NULL where a bound is MINVALUE or MAXVALUE or not a UUIDv7,
 -- and for the DEFAULT partition, which comes last.  A partition that is
--- itself partitioned is listed by its bounds in this parent.
---#if c
--- (src/partitions.c: read from the partition descriptor)
+-- itself partitioned is listed by its bounds in this parent.  The C edition
+-- reads them from the partition descriptor (src/partitions.c), the SQL
+-- edition deparses each partition's bound.
 CREATE FUNCTION uuidv7_partitions(parent pg_catalog.regclass,
 								  OUT partition pg_catalog.regclass,
 								  OUT period_start pg_catalog.timestamptz,
@@ -216,16 +216,10 @@ CREATE FUNCTION uuidv7_partitions(parent pg_catalog.regclass,
 								  OUT lower_bound pg_catalog.uuid,
 								  OUT upper_bound pg_catalog.uuid)
 RETURNS SETOF record
+--#if c
 AS 'MODULE_PATHNAME', 'uuidv7_partitions'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 --#else
-CREATE FUNCTION uuidv7_partitions(parent pg_catalog.regclass,
-								  OUT partition pg_catalog.regclass,
-								  OUT period_start pg_catalog.timestamptz,
-								  OUT period_end pg_catalog.timestamptz,
-								  OUT lower_bound pg_catalog.uuid,
-								  OUT upper_bound pg_catalog.uuid)
-RETURNS SETOF record
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$

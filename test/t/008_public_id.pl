@@ -399,14 +399,20 @@ reload();
 
 # a crash of a backend takes the keys' segment with the rest of shared
 # memory: the sessions after it read the file again
+# crash_a_backend(): a backend killed, and the server back after its
+# restart
+sub crash_a_backend
+{
+	my $victim = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
+			'-c', 'SELECT pg_sleep(60)' ], '>', \my $victim_out, '2>', \my $victim_err);
+	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
+	  or die 'no sleeping session';
+	kill 'KILL', sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'");
+	$victim->finish;
+	$node->poll_query_until('postgres', 'SELECT 1', '1') or die 'no restart';
+}
 my $before_crash = sql($unchanged_under_first);
-my $victim = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
-		'-c', 'SELECT pg_sleep(60)' ], '>', \my $victim_out, '2>', \my $victim_err);
-$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
-  or die 'no sleeping session';
-kill 'KILL', sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'");
-$victim->finish;
-$node->poll_query_until('postgres', 'SELECT 1', '1') or die 'no restart';
+crash_a_backend();
 is($before_crash . ' ' . sql($unchanged_under_first), '2000 2000',
 	'after a crash and the restart, the same keys, read again');
 
@@ -421,13 +427,7 @@ reload();
 write_keys("* $key2", "* $key1", 'junk');
 reload();
 my $refused_kept = sql($unchanged_under_first);
-$victim = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
-		'-c', 'SELECT pg_sleep(60)' ], '>', \$victim_out, '2>', \$victim_err);
-$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
-  or die 'no sleeping session';
-kill 'KILL', sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'");
-$victim->finish;
-$node->poll_query_until('postgres', 'SELECT 1', '1') or die 'no restart';
+crash_a_backend();
 is($refused_kept . ' ' . sql($unchanged_under_first), '2000 2000',
 	'a file refused before any session read the keys accepted before: those stay in use, after a crash too');
 # another file named: one reload switches to it; no file named: one reload
