@@ -33,6 +33,7 @@
 #include "commands/dbcommands.h"	/* get_database_name (before 19) */
 #include "miscadmin.h"
 #include "port/atomics.h"
+#include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
@@ -114,6 +115,7 @@ typedef struct PublicIdShared
 {
 	pg_atomic_uint64 reload;
 	char		object[KEY_OBJECT_NAME_LEN];	/* "": no keys */
+	off_t		object_size;
 	char		refused[sizeof(key_file_refused)];
 } PublicIdShared;
 
@@ -122,6 +124,7 @@ typedef struct PublicIdVerdict
 {
 	uint64		reload;
 	char		object[KEY_OBJECT_NAME_LEN];
+	off_t		object_size;
 	char		refused[sizeof(key_file_refused)];
 } PublicIdVerdict;
 
@@ -389,15 +392,23 @@ read_key_file(const char *path, PublicIdKeyFile *file, char *why, size_t whylen)
 }
 
 /*
- * Wipe and unlink an object of keys, if it is one the postmaster made: a
- * regular file of the server's OS user of the size written (O_NOFOLLOW: a
- * link is never followed).
+ * Whether an open object of keys is one the postmaster made: a regular file
+ * of the server's OS user, no other access, one link, of the size written.
  */
+static bool
+key_object_is_ours(int fd, off_t size)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+		(st.st_mode & (S_IRWXG | S_IRWXO)) == 0 && st.st_nlink == 1 && st.st_size == size;
+}
+
+/* Wipe and unlink an object of keys, if it is one the postmaster made. */
 static void
 remove_key_object(const KeyObject *object)
 {
 	int			fd;
-	struct stat st;
 	char		zeros[1024] = {0};
 
 	if (object->name[0] == '\0')
@@ -405,52 +416,56 @@ remove_key_object(const KeyObject *object)
 	fd = shm_open(object->name, O_RDWR | O_NOFOLLOW, 0);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-		st.st_size != object->size)
+	if (!key_object_is_ours(fd, object->size))
 	{
 		close(fd);
 		return;
 	}
-	for (off_t done = 0; done < st.st_size; done += sizeof(zeros))
-		if (pwrite(fd, zeros, Min((off_t) sizeof(zeros), st.st_size - done), done) < 0)
+	for (off_t done = 0; done < object->size; done += sizeof(zeros))
+		if (pwrite(fd, zeros, Min((off_t) sizeof(zeros), object->size - done), done) < 0)
 			break;
 	close(fd);
 	shm_unlink(object->name);
 }
 
 /*
- * Record the object in use in the data directory (its name and size: no
- * secret), or remove the record if there is none, so that a postmaster
- * started after one was killed removes it.
+ * Record objects of keys in the data directory (their names and sizes: no
+ * secret), with the directory's device and inode numbers, before they are
+ * made and until they are removed, so that a postmaster started after one
+ * was killed removes them; no record if there are none.  False if it could
+ * not be written.
  */
-static void
-record_key_object(void)
+static bool
+record_key_objects(const KeyObject *first, const KeyObject *second)
 {
+	const KeyObject *objects[2] = {first, second};
 	FILE	   *record;
 	struct stat data_directory;
+	bool		any = false;
 
-	if (key_object.name[0] == '\0' || stat(".", &data_directory) != 0)
-	{
-		unlink(KEY_OBJECT_RECORD);
-		return;
-	}
-	record = fopen(KEY_OBJECT_RECORD ".tmp", "w");
-	if (record == NULL)
-		return;
-	fprintf(record, "%s %lld %llu %llu\n", key_object.name, (long long) key_object.size,
-			(unsigned long long) data_directory.st_dev, (unsigned long long) data_directory.st_ino);
-	if (fclose(record) == 0)
-		rename(KEY_OBJECT_RECORD ".tmp", KEY_OBJECT_RECORD);
+	for (int i = 0; i < 2; i++)
+		any |= objects[i] != NULL && objects[i]->name[0] != '\0';
+	if (!any)
+		return unlink(KEY_OBJECT_RECORD) == 0 || errno == ENOENT;
+	if (stat(".", &data_directory) != 0 ||
+		(record = fopen(KEY_OBJECT_RECORD ".tmp", "w")) == NULL)
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (objects[i] != NULL && objects[i]->name[0] != '\0')
+			fprintf(record, "%s %lld %llu %llu\n", objects[i]->name, (long long) objects[i]->size,
+					(unsigned long long) data_directory.st_dev,
+					(unsigned long long) data_directory.st_ino);
+	return fclose(record) == 0 && rename(KEY_OBJECT_RECORD ".tmp", KEY_OBJECT_RECORD) == 0;
 }
 
 /*
- * At start: remove the object a killed postmaster left, if its record says
- * so and was written for this very data directory (a copy of it, a standby
- * made by a base backup, names an object of its origin's, which may be in
- * use on the same machine).
+ * At start: remove the objects a killed postmaster left, if their record
+ * says so and was written for this very data directory (a copy of it, a
+ * standby made by a base backup, names objects of its origin's, which may
+ * be in use on the same machine).
  */
 static void
-remove_recorded_key_object(void)
+remove_recorded_key_objects(void)
 {
 	FILE	   *record = fopen(KEY_OBJECT_RECORD, "r");
 	KeyObject	left;
@@ -462,36 +477,51 @@ remove_recorded_key_object(void)
 	if (record == NULL)
 		return;
 	memset(&left, 0, sizeof(left));
-	if (fscanf(record, "%31s %lld %llu %llu", left.name, &size, &dev, &ino) == 4 &&
-		left.name[0] == '/' && stat(".", &data_directory) == 0 &&
-		dev == (unsigned long long) data_directory.st_dev &&
-		ino == (unsigned long long) data_directory.st_ino)
-	{
-		left.size = (off_t) size;
-		remove_key_object(&left);
-	}
+	while (fscanf(record, "%31s %lld %llu %llu", left.name, &size, &dev, &ino) == 4)
+		if (left.name[0] == '/' && stat(".", &data_directory) == 0 &&
+			dev == (unsigned long long) data_directory.st_dev &&
+			ino == (unsigned long long) data_directory.st_ino)
+		{
+			left.size = (off_t) size;
+			remove_key_object(&left);
+		}
 	fclose(record);
 	unlink(KEY_OBJECT_RECORD);
 }
 
 /*
  * Write the lines of a key file into a new object of keys, under a random
- * name; on a fault, say why in *why and leave none.
+ * name, recorded beside the one in use before it is made; its space taken
+ * whole first, so that a full /dev/shm fails before any key is written.  On
+ * a fault, say why in *why and leave nothing (an object made is ours: made
+ * with O_EXCL, it is unlinked by its name, emptied).
  */
 static bool
 write_key_object(const PublicIdKeyFile *file, KeyObject *object, char *why, size_t whylen)
 {
 	size_t		size = offsetof(PublicIdKeyFile, lines) + file->nlines * sizeof(PublicIdKeyLine);
 	int			fd = -1;
-	ssize_t		written;
+	int			failure;
 
+	object->size = size;
 	for (int tries = 0; fd < 0 && tries < 16; tries++)
 	{
 		uint64		random;
 
 		if (!pg_strong_random(&random, sizeof(random)))
-			break;
+		{
+			snprintf(why, whylen, "could not name shared memory for its keys: no random bytes");
+			object->name[0] = '\0';
+			return false;
+		}
 		snprintf(object->name, sizeof(object->name), "/uuidv7.%016llx", (unsigned long long) random);
+		if (!record_key_objects(&key_object, object))
+		{
+			snprintf(why, whylen, "could not record its shared memory in the data directory: %s",
+					 strerror(errno));
+			object->name[0] = '\0';
+			return false;
+		}
 		fd = shm_open(object->name, O_CREAT | O_EXCL | O_RDWR, S_IRUSR | S_IWUSR);
 		if (fd < 0 && errno != EEXIST)
 			break;
@@ -500,20 +530,29 @@ write_key_object(const PublicIdKeyFile *file, KeyObject *object, char *why, size
 	{
 		snprintf(why, whylen, "could not create shared memory for its keys: %s", strerror(errno));
 		object->name[0] = '\0';
+		record_key_objects(&key_object, NULL);
 		return false;
 	}
-	object->size = size;
-	written = pwrite(fd, file, size, 0);
-	if (written != (ssize_t) size)
-		snprintf(why, whylen, "could not write shared memory for its keys: %s",
-				 written < 0 ? strerror(errno) : "no space left");
-	close(fd);
-	if (written != (ssize_t) size)
+#if defined(HAVE_POSIX_FALLOCATE) && defined(__linux__)
+	failure = posix_fallocate(fd, 0, size);
+#else
+	failure = ftruncate(fd, size) == 0 ? 0 : errno;
+#endif
+	if (failure == 0 && pwrite(fd, file, size, 0) != (ssize_t) size)
+		failure = errno != 0 ? errno : ENOSPC;
+	if (failure != 0)
 	{
-		remove_key_object(object);
+		snprintf(why, whylen, "could not write shared memory for its keys: %s", strerror(failure));
+		/* (what was written, gone with the pages; unlinked whatever) */
+		if (ftruncate(fd, 0) != 0)
+			failure = errno;
+		close(fd);
+		shm_unlink(object->name);
 		object->name[0] = '\0';
+		record_key_objects(&key_object, NULL);
 		return false;
 	}
+	close(fd);
 	return true;
 }
 
@@ -525,7 +564,7 @@ remove_key_object_at_exit(int code pg_attribute_unused(), Datum arg pg_attribute
 		return;
 	remove_key_object(&key_object);
 	key_object.name[0] = '\0';
-	record_key_object();
+	record_key_objects(NULL, NULL);
 }
 
 /* The postmaster publishes its verdict (under the sequence lock). */
@@ -536,6 +575,7 @@ publish_verdict(void)
 		return;
 	pg_atomic_fetch_add_u64(&shared_keys->reload, 1);
 	memcpy(shared_keys->object, key_object.name, sizeof(key_object.name));
+	shared_keys->object_size = key_object.size;
 	memcpy(shared_keys->refused, key_file_refused, sizeof(key_file_refused));
 	pg_atomic_fetch_add_u64(&shared_keys->reload, 1);
 }
@@ -548,8 +588,8 @@ use_key_object(const KeyObject *object)
 
 	key_object = *object;
 	publish_verdict();
-	record_key_object();
 	remove_key_object(&before);
+	record_key_objects(&key_object, NULL);
 }
 
 /*
@@ -583,7 +623,7 @@ assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
 		return;
 	if (!left_removed)
 	{
-		remove_recorded_key_object();
+		remove_recorded_key_objects();
 		left_removed = true;
 	}
 	key_file_refused[0] = '\0';
@@ -683,6 +723,7 @@ read_verdict(PublicIdVerdict *verdict)
 		{
 			pg_read_barrier();
 			memcpy(verdict->object, shared_keys->object, sizeof(verdict->object));
+			verdict->object_size = shared_keys->object_size;
 			memcpy(verdict->refused, shared_keys->refused, sizeof(verdict->refused));
 			pg_read_barrier();
 			if (pg_atomic_read_u64(&shared_keys->reload) == reload)
@@ -698,11 +739,15 @@ read_verdict(PublicIdVerdict *verdict)
 /*
  * A database's keys out of an object of keys (none for ""): its own lines,
  * in their order, or the "*" lines if it has none (database NULL: the "*"
- * lines), read one at a time and each wiped after.  False, errno set, if the
- * object could not be read whole.
+ * lines), read one at a time and each wiped after.  Only an object the
+ * postmaster made is read (key_object_is_ours: one that another program
+ * put under its name after removing it is not).  False, errno set (EPERM
+ * for an object not the postmaster's), if it could not be read whole.  (Its
+ * descriptor counted among the server's, as PostgreSQL counts those of its
+ * own shared memory.)
  */
 static bool
-read_key_object(const char *name, const char *database, PublicIdKeys *keys)
+read_key_object(const char *name, off_t size, const char *database, PublicIdKeys *keys)
 {
 	int			fd;
 	int			nlines;
@@ -712,9 +757,23 @@ read_key_object(const char *name, const char *database, PublicIdKeys *keys)
 	keys->nkeys = 0;
 	if (name[0] == '\0')
 		return true;
+	ReserveExternalFD();
 	fd = shm_open(name, O_RDONLY | O_NOFOLLOW, 0);
 	if (fd < 0)
+	{
+		int			save_errno = errno;
+
+		ReleaseExternalFD();
+		errno = save_errno;
 		return false;
+	}
+	if (!key_object_is_ours(fd, size))
+	{
+		close(fd);
+		ReleaseExternalFD();
+		errno = EPERM;
+		return false;
+	}
 	if (pread(fd, &nlines, sizeof(nlines), offsetof(PublicIdKeyFile, nlines)) != sizeof(nlines) ||
 		nlines < 0 || nlines > PUBLIC_ID_MAX_LINES)
 		ok = false;
@@ -723,12 +782,14 @@ read_key_object(const char *name, const char *database, PublicIdKeys *keys)
 		{
 			ok = pread(fd, &line, sizeof(line),
 					   offsetof(PublicIdKeyFile, lines) + i * sizeof(PublicIdKeyLine)) == sizeof(line);
+			line.key.fingerprint[sizeof(line.key.fingerprint) - 1] = '\0';
 			if (ok && strncmp(line.database, pass == 0 && database ? database : "*",
 							  sizeof(line.database)) == 0)
 				keys->keys[keys->nkeys++] = line.key;
 		}
 	explicit_bzero(&line, sizeof(line));
 	close(fd);
+	ReleaseExternalFD();
 	if (!ok)
 		errno = EIO;
 	return ok;
@@ -760,7 +821,7 @@ current_database_keys(bool quietly)
 		read_verdict(&verdict);
 		if (verdict.reload == database_keys_generation)
 			return &database_keys;
-		read = read_key_object(verdict.object, database, &keys);
+		read = read_key_object(verdict.object, verdict.object_size, database, &keys);
 		read_errno = errno;
 		pg_read_barrier();
 		if (pg_atomic_read_u64(&shared_keys->reload) != verdict.reload)
@@ -776,10 +837,13 @@ current_database_keys(bool quietly)
 			return NULL;
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("could not read the public id keys the server published: %s", strerror(read_errno)),
-				 errdetail("The server keeps them in shared memory \"%s\", which another program may have removed.",
-						   verdict.object),
-				 errhint("Reload the configuration: the server reads the key file again.")));
+				 errmsg("could not read the public id keys the server published: %s",
+						read_errno == EPERM ? "they are not the server's" : strerror(read_errno)),
+				 read_errno == ENOENT || read_errno == EPERM ?
+				 errdetail("The server keeps them in shared memory \"%s\", which another program removed.",
+						   verdict.object) : 0,
+				 read_errno == ENOENT || read_errno == EPERM ?
+				 errhint("Reload the configuration: the server reads the key file again.") : 0));
 	}
 	explicit_bzero(&database_keys, sizeof(database_keys));
 	memcpy(&database_keys, &keys, sizeof(keys));
@@ -879,9 +943,16 @@ uuidv7_public_id_keys_taken(void)
 const PublicIdKeys *
 uuidv7_public_id_newest_keys(const char **refused)
 {
-	const PublicIdKeys *keys = current_database_keys(false);
+	static const PublicIdKeys none;
+	const PublicIdKeys *keys = current_database_keys(true);
 
 	*refused = session_refused;
+	if (keys == NULL)
+	{
+		/* (the doctor and the state function say so, and go on) */
+		*refused = "its keys could not be read: reload the configuration";
+		return &none;
+	}
 	return keys;
 }
 

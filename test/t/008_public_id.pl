@@ -528,15 +528,53 @@ is(count_of(qr/^ERROR:  cannot make or read public ids in a parallel worker/, $i
 	'public ids asked of a parallel worker (through a function mislabelled PARALLEL SAFE): refused');
 
 # the object removed by another program: a clear error (and SHOW still
-# answers) until a reload writes it again
-unlink '/dev/shm' . key_object() or die "cannot remove the keys' object";
+# answers) until a reload writes it again; a file put in its place, not the
+# server's (here of another mode), is not read
+my $removed_name = key_object();
+unlink "/dev/shm$removed_name" or die "cannot remove the keys' object";
 my $removed = errors('SET uuidv7.public_id_scheme = ff1; SHOW uuidv7.public_id_key_file;
 	SELECT uuidv7_to_public(id) IS NOT NULL FROM fixed WHERE n = 1');
+open my $forged, '>:raw', "/dev/shm$removed_name" or die;
+print $forged pack('l', 1) . pack('a64', '*') . pack('H*', $key3) . pack('a9', 'deadbeef') . ("\0" x 64);
+close $forged;
+chmod 0644, "/dev/shm$removed_name";
+my $forged_out = errors('SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_to_public(id) IS NOT NULL FROM fixed WHERE n = 1');
+unlink "/dev/shm$removed_name";
 reload();
 is( count_of(qr/its keys could not be read: reload the configuration/, $removed) . ' '
 	  . count_of(qr/^ERROR:  could not read the public id keys the server published/, $removed) . ' '
+	  . count_of(qr/^ERROR:  could not read the public id keys the server published: they are not the server's/, $forged_out) . ' '
 	  . sql($unchanged_under_first),
-	'1 1 2000', "the keys' object removed: SHOW says so, public ids fail with a hint to reload, and a reload mends it");
+	'1 1 1 2000',
+	"the keys' object removed: SHOW says so, public ids fail with a hint to reload, a file put in its place is not read, and a reload mends it");
+
+# /dev/shm full (the postmaster's file size limit stands in for it): the
+# reading is refused before a key is written, the keys in use stay, and no
+# object is left with the new keys
+SKIP:
+{
+	open my $pmfh2, '<', $node->data_dir . '/postmaster.pid' or die;
+	chomp(my $pm = <$pmfh2>);
+	close $pmfh2;
+	my $big_key = join '', map { sprintf '%02x', int(rand(256)) } 1 .. 16;
+	write_keys("* $key2", "* $key1", map { "db$_ $big_key" } 1 .. 100);
+	system('prlimit', "--pid=$pm", '--fsize=4096:') == 0 or skip('no prlimit', 1);
+	reload();
+	my $full = sql('SELECT refused FROM uuidv7_public_id_state()');
+	system('prlimit', "--pid=$pm", '--fsize=unlimited:') == 0 or die 'cannot lift the limit';
+	my $left = 0;
+	for my $object (glob '/dev/shm/uuidv7.*')
+	{
+		open my $ofh3, '<:raw', $object or next;
+		local $/;
+		$left++ if index(<$ofh3> // '', pack('H*', $big_key)) >= 0;
+	}
+	is( count_of(qr/^could not write shared memory for its keys: File too large$/, $full) . " $left "
+		  . sql($unchanged_under_first),
+		'1 0 2000', "/dev/shm full: the reading refused, no object left with its keys, the keys in use kept ($full)");
+	write_keys("* $key2", "* $key1");
+	reload();
+}
 
 # files refused without harm: empty, a FIFO (never waited on), and a name
 # longer than any path, shown and listed in pg_settings
