@@ -69,6 +69,14 @@ SELECT severity, object, problem FROM uuidv7_doctor() ORDER BY object COLLATE "C
 
 DROP TABLE stale, healthy, open_ended, empty_parent, by_time, half_adopted;
 
+-- a table that keeps its oldest rows in a partition from MINVALUE: its fix
+-- continues by the length of its last period, not by that partition's
+CREATE TABLE archived (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE archived_before PARTITION OF archived FOR VALUES FROM (MINVALUE) TO (uuidv7_min('2025-01-01 00:00+00'));
+SELECT count(*) FROM uuidv7_create_partitions('archived', '2025-01-01', '2025-03-01', '1 month', 'UTC');
+SELECT problem, fix FROM uuidv7_doctor() WHERE object = 'public.archived';
+DROP TABLE archived;
+
 -- a table of a million rows or more keyed by a uuid, with the default
 -- statistics target, and one of a row less; their sizes as VACUUM counts
 -- them (autovacuum kept off, so that nothing records another)

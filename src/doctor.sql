@@ -20,7 +20,7 @@ BEGIN
 	FOR t IN
 		SELECT p.parent, max(l.period_end) AS last_end,
 			(array_agg(l.period_end - l.period_start ORDER BY l.lower_bound DESC)
-				FILTER (WHERE l.period_end IS NOT NULL))[1] AS last_step,
+				FILTER (WHERE l.period_start IS NOT NULL AND l.period_end IS NOT NULL))[1] AS last_step,
 			coalesce(bool_or(l.upper_bound IS NULL AND l.lower_bound IS NOT NULL), false) AS open_ended
 		FROM (SELECT c.oid::regclass AS parent
 			  FROM pg_class c JOIN pg_partitioned_table pt ON pt.partrelid = c.oid
