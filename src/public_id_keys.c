@@ -458,6 +458,14 @@ record_key_objects(const KeyObject *first, const KeyObject *second)
 	return fclose(record) == 0 && rename(KEY_OBJECT_RECORD ".tmp", KEY_OBJECT_RECORD) == 0;
 }
 
+/* Is this a name the postmaster gives objects of keys ("/uuidv7." and 16 hexadecimal digits)? */
+static bool
+is_key_object_name(const char *name)
+{
+	return strlen(name) == 24 && strncmp(name, "/uuidv7.", 8) == 0 &&
+		strspn(name + 8, "0123456789abcdef") == 16;
+}
+
 /*
  * At start: remove the objects a killed postmaster left, if their record
  * says so and was written for this very data directory (a copy of it, a
@@ -478,7 +486,7 @@ remove_recorded_key_objects(void)
 		return;
 	memset(&left, 0, sizeof(left));
 	while (fscanf(record, "%31s %lld %llu %llu", left.name, &size, &dev, &ino) == 4)
-		if (left.name[0] == '/' && stat(".", &data_directory) == 0 &&
+		if (is_key_object_name(left.name) && stat(".", &data_directory) == 0 &&
 			dev == (unsigned long long) data_directory.st_dev &&
 			ino == (unsigned long long) data_directory.st_ino)
 		{
@@ -512,6 +520,7 @@ write_key_object(const PublicIdKeyFile *file, KeyObject *object, char *why, size
 		{
 			snprintf(why, whylen, "could not name shared memory for its keys: no random bytes");
 			object->name[0] = '\0';
+			record_key_objects(&key_object, NULL);
 			return false;
 		}
 		snprintf(object->name, sizeof(object->name), "/uuidv7.%016llx", (unsigned long long) random);
@@ -520,6 +529,7 @@ write_key_object(const PublicIdKeyFile *file, KeyObject *object, char *why, size
 			snprintf(why, whylen, "could not record its shared memory in the data directory: %s",
 					 strerror(errno));
 			object->name[0] = '\0';
+			record_key_objects(&key_object, NULL);
 			return false;
 		}
 		fd = shm_open(object->name, O_CREAT | O_EXCL | O_RDWR, S_IRUSR | S_IWUSR);
@@ -538,6 +548,7 @@ write_key_object(const PublicIdKeyFile *file, KeyObject *object, char *why, size
 #else
 	failure = ftruncate(fd, size) == 0 ? 0 : errno;
 #endif
+	errno = 0;
 	if (failure == 0 && pwrite(fd, file, size, 0) != (ssize_t) size)
 		failure = errno != 0 ? errno : ENOSPC;
 	if (failure != 0)
@@ -545,7 +556,7 @@ write_key_object(const PublicIdKeyFile *file, KeyObject *object, char *why, size
 		snprintf(why, whylen, "could not write shared memory for its keys: %s", strerror(failure));
 		/* (what was written, gone with the pages; unlinked whatever) */
 		if (ftruncate(fd, 0) != 0)
-			failure = errno;
+			elog(LOG, "could not empty shared memory \"%s\": %m", object->name);
 		close(fd);
 		shm_unlink(object->name);
 		object->name[0] = '\0';
@@ -758,7 +769,8 @@ read_key_object(const char *name, off_t size, const char *database, PublicIdKeys
 	if (name[0] == '\0')
 		return true;
 	ReserveExternalFD();
-	fd = shm_open(name, O_RDONLY | O_NOFOLLOW, 0);
+	/* (O_NONBLOCK: a FIFO put under the name is refused, not waited on) */
+	fd = shm_open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
 	if (fd < 0)
 	{
 		int			save_errno = errno;

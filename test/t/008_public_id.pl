@@ -540,13 +540,21 @@ close $forged;
 chmod 0644, "/dev/shm$removed_name";
 my $forged_out = errors('SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_to_public(id) IS NOT NULL FROM fixed WHERE n = 1');
 unlink "/dev/shm$removed_name";
+# (a FIFO in its place: refused at once, never waited on)
+system('mkfifo', '-m', '0600', "/dev/shm$removed_name") == 0 or die 'no mkfifo';
+my $fifo_session = '';
+IPC::Run::run([ 'psql', '-X', '-At', '-d', $node->connstr('postgres'), '-c',
+		'SELECT uuidv7_to_public(id) IS NOT NULL FROM fixed WHERE n = 1' ],
+	'>', \$fifo_session, '2>&1', IPC::Run::timeout(30));
+$forged_out .= "\n$fifo_session";
+unlink "/dev/shm$removed_name";
 reload();
 is( count_of(qr/its keys could not be read: reload the configuration/, $removed) . ' '
 	  . count_of(qr/^ERROR:  could not read the public id keys the server published/, $removed) . ' '
-	  . count_of(qr/^ERROR:  could not read the public id keys the server published: they are not the server's/, $forged_out) . ' '
+	  . count_of(qr/ERROR:  could not read the public id keys the server published: they are not the server's/, $forged_out) . ' '
 	  . sql($unchanged_under_first),
-	'1 1 1 2000',
-	"the keys' object removed: SHOW says so, public ids fail with a hint to reload, a file put in its place is not read, and a reload mends it");
+	'1 1 2 2000',
+	"the keys' object removed: SHOW says so, public ids fail with a hint to reload, a file or a FIFO put in its place is not read (nor waited on), and a reload mends it");
 
 # /dev/shm full (the postmaster's file size limit stands in for it): the
 # reading is refused before a key is written, the keys in use stay, and no
