@@ -62,6 +62,13 @@ static const struct config_enum_entry public_id_scheme_options[] = {
 /* GUC uuidv7.public_id_scheme */
 static int	public_id_scheme = PUBLIC_ID_FF1;
 
+/*
+ * The scheme of this transaction's ids: the setting's at its first public
+ * id, taken with its keys (a reload, or a SET, in the middle of it would
+ * change its ids).
+ */
+static int	transaction_scheme = PUBLIC_ID_FF1;
+
 static void forget_ff1_keys(void);
 
 #ifdef UUIDV7_USE_OPENSSL
@@ -123,6 +130,8 @@ usable_keys(uint64 *generation)
 				 errdetail("%s is not set.", PUBLIC_ID_KEY_FILE_GUC),
 				 errhint("Write a key file (a line \"* KEY\" or \"DATABASE KEY\", KEY from openssl rand -hex 16), readable only by the server's OS user, set %s to it and reload the configuration.",
 						 PUBLIC_ID_KEY_FILE_GUC)));
+	if (!uuidv7_public_id_keys_taken())
+		transaction_scheme = public_id_scheme;
 	keys = uuidv7_public_id_transaction_keys(generation);
 	if (keys->nkeys == 0)
 	{
@@ -138,7 +147,7 @@ usable_keys(uint64 *generation)
 						 PUBLIC_ID_KEY_FILE_GUC)));
 	}
 #ifndef UUIDV7_USE_OPENSSL
-	if (public_id_scheme == PUBLIC_ID_FF1)
+	if (transaction_scheme == PUBLIC_ID_FF1)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("public id scheme \"ff1\" is not available"),
@@ -254,7 +263,7 @@ static void
 public_id_map(const PublicIdKeys *keys, uint64 generation pg_attribute_unused(), int i,
 			  const pg_uuid_t *in, pg_uuid_t *out, bool to_public)
 {
-	if (public_id_scheme == PUBLIC_ID_UUIDV47)
+	if (transaction_scheme == PUBLIC_ID_UUIDV47)
 		uuidv47_map(keys, i, in, out, to_public ? 4 : 7);
 	else
 #ifdef UUIDV7_USE_OPENSSL
@@ -376,6 +385,7 @@ uuidv7_public_id_state(PG_FUNCTION_ARGS)
 		values[4] = CStringGetTextDatum(refused);
 	else
 		nulls[4] = true;
+	uuidv7_public_id_forget_unused_keys();
 #ifdef UUIDV7_USE_OPENSSL
 	values[5] = BoolGetDatum(true);
 #else

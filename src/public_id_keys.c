@@ -32,9 +32,11 @@
 #include "catalog/pg_authid.h"
 #include "commands/dbcommands.h"	/* get_database_name (before 19) */
 #include "miscadmin.h"
+#include "pgstat.h"
 #include "port/atomics.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
+#include "storage/latch.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
 #include "utils/acl.h"
@@ -722,7 +724,11 @@ uuidv7_may_see_key_state(void)
 	return superuser() || has_privs_of_role(GetUserId(), UUIDV7_ROLE_READ_ALL_SETTINGS);
 }
 
-/* Copy the postmaster's last verdict (under the sequence lock). */
+/*
+ * Copy the postmaster's last verdict (under the sequence lock).  While it
+ * writes one the session waits, as any wait in PostgreSQL: it can be
+ * cancelled or terminated, and exits if the postmaster dies meanwhile.
+ */
 static void
 read_verdict(PublicIdVerdict *verdict)
 {
@@ -743,7 +749,9 @@ read_verdict(PublicIdVerdict *verdict)
 				return;
 			}
 		}
-		pg_usleep(100);
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 1, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
 	}
 }
 
@@ -792,11 +800,18 @@ read_key_object(const char *name, off_t size, const char *database, PublicIdKeys
 	for (int pass = 0; ok && pass < 2 && keys->nkeys == 0; pass++)
 		for (int i = 0; ok && i < nlines && keys->nkeys < PUBLIC_ID_MAX_KEYS; i++)
 		{
-			ok = pread(fd, &line, sizeof(line),
-					   offsetof(PublicIdKeyFile, lines) + i * sizeof(PublicIdKeyLine)) == sizeof(line);
+			off_t		at = offsetof(PublicIdKeyFile, lines) + i * sizeof(PublicIdKeyLine);
+
+			/* (the line's database first: another database's key is not read) */
+			ok = pread(fd, line.database, sizeof(line.database),
+					   at + offsetof(PublicIdKeyLine, database)) == sizeof(line.database);
+			if (!ok || strncmp(line.database, pass == 0 && database ? database : "*",
+							   sizeof(line.database)) != 0)
+				continue;
+			ok = pread(fd, &line.key, sizeof(line.key),
+					   at + offsetof(PublicIdKeyLine, key)) == sizeof(line.key);
 			line.key.fingerprint[sizeof(line.key.fingerprint) - 1] = '\0';
-			if (ok && strncmp(line.database, pass == 0 && database ? database : "*",
-							  sizeof(line.database)) == 0)
+			if (ok)
 				keys->keys[keys->nkeys++] = line.key;
 		}
 	explicit_bzero(&line, sizeof(line));
@@ -904,7 +919,29 @@ show_public_id_key_file(void)
 	if (session_refused[0] != '\0')
 		appendStringInfo(shown, "; last reading refused: %s", session_refused);
 	appendStringInfoChar(shown, ')');
+	uuidv7_public_id_forget_unused_keys();
 	return shown->data;
+}
+
+/*
+ * Whether this session has made or read a public id: only then does it keep
+ * its database's keys between uses.
+ */
+static bool session_uses_keys = false;
+
+/*
+ * Wipe the keys read only for their fingerprints (SHOW, pg_settings, the
+ * state function): a session that never makes or reads a public id holds
+ * no key after.
+ */
+void
+uuidv7_public_id_forget_unused_keys(void)
+{
+	if (!session_uses_keys)
+	{
+		explicit_bzero(&database_keys, sizeof(database_keys));
+		database_keys_generation = 0;
+	}
 }
 
 /*
@@ -939,6 +976,7 @@ uuidv7_public_id_transaction_keys(uint64 *generation)
 		memcpy(&transaction_keys, keys, sizeof(transaction_keys));
 		transaction_keys_generation = database_keys_generation;
 		transaction_keys_taken = true;
+		session_uses_keys = true;
 	}
 	*generation = transaction_keys_generation;
 	return &transaction_keys;

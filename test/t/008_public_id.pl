@@ -315,6 +315,28 @@ reload();
 	reload();
 }
 
+# the scheme too is the transaction's: taken with its keys at its first
+# public id, unchanged by a reload (ALTER SYSTEM) or a SET in the middle of it
+{
+	local $ENV{UUIDV7_CONNSTR} = $node->connstr('postgres');
+	my $ids = sql(q{BEGIN;
+		SELECT 'first ' || uuidv7_to_public(id) FROM fixed WHERE n = 1;
+		\! psql -X -q -d "$UUIDV7_CONNSTR" -c "ALTER SYSTEM SET uuidv7.public_id_scheme = uuidv47" -c "SELECT pg_reload_conf()" >/dev/null
+		SELECT 'slept ' || pg_sleep(0.5);
+		SELECT 'reloaded ' || uuidv7_to_public(id) FROM fixed WHERE n = 1;
+		SET uuidv7.public_id_scheme = ff1;
+		SELECT 'set ' || uuidv7_to_public(id) FROM fixed WHERE n = 1;
+		COMMIT;
+		RESET uuidv7.public_id_scheme;
+		SELECT 'next ' || uuidv7_to_public(id) FROM fixed WHERE n = 1;});
+	my %id = $ids =~ /^(first|reloaded|set|next) (\S+)$/mg;
+	is( join(' ', map { $id{first} eq $id{$_} ? 'same' : 'changed' } qw(reloaded set next)),
+		'same same changed',
+		'a reload or a SET of the scheme in the middle of a transaction changes none of its public ids; the next transaction\'s change');
+	sql('ALTER SYSTEM RESET uuidv7.public_id_scheme');
+	reload();
+}
+
 # no key in the memory of a process that never used one, private or shared
 # (its pages read through /proc, as the server's OS user may): the
 # postmaster keeps nothing of the file it read, and the keys' object is read
@@ -358,10 +380,21 @@ SKIP:
 	sql('SET uuidv7.public_id_scheme = ff1; SELECT count(uuidv7_to_public(id)) FROM fixed');
 	my $in_session = keys_in_memory($pid);
 	skip("cannot read /proc/$pid/mem", 1) if $in_session < 0;
-	my $found = join ' ', $in_session, keys_in_memory($postmaster), keys_in_memory($checkpointer);
+	# a monitoring role's session that read the setting and the state (their
+	# keys' fingerprints) only
+	my $monitor = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'), '-U', 'regress_monitor',
+			'-c', 'SELECT count(*) FROM pg_settings', '-c', 'SHOW uuidv7.public_id_key_file',
+			'-c', 'SELECT * FROM uuidv7_public_id_state()', '-c', 'SELECT pg_sleep(31)' ],
+		'>', \my $monitor_out, '2>', \my $monitor_err);
+	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(31)'")
+	  or die 'no monitoring session';
+	my $monitoring = sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(31)'");
+	my $found = join ' ', $in_session, keys_in_memory($monitoring), keys_in_memory($postmaster),
+	  keys_in_memory($checkpointer);
 	$backend->kill_kill;
-	is($found, '0 0 0',
-		'no key in the memory, private or shared, of a session that never used one, of the postmaster, of the checkpointer');
+	$monitor->kill_kill;
+	is($found, '0 0 0 0',
+		'no key in the memory, private or shared, of a session that never used one, of one that read the setting and the state only, of the postmaster, of the checkpointer');
 }
 is( sql('SET uuidv7.public_id_scheme = ff1;
 		SELECT count(*) FILTER (WHERE uuidv7_to_public(f.id) = b.p),
