@@ -64,10 +64,15 @@ static int	public_id_scheme = PUBLIC_ID_FF1;
 
 /*
  * The scheme of this transaction's ids: the setting's at its first public
- * id, taken with its keys (a reload, or a SET, in the middle of it would
- * change its ids).
+ * id, taken with its keys.
  */
 static int	transaction_scheme = PUBLIC_ID_FF1;
+
+static const char *
+scheme_name(int scheme)
+{
+	return scheme == PUBLIC_ID_FF1 ? "ff1" : "uuidv47";
+}
 
 static void forget_ff1_keys(void);
 
@@ -130,8 +135,30 @@ usable_keys(uint64 *generation)
 				 errdetail("%s is not set.", PUBLIC_ID_KEY_FILE_GUC),
 				 errhint("Write a key file (a line \"* KEY\" or \"DATABASE KEY\", KEY from openssl rand -hex 16), readable only by the server's OS user, set %s to it and reload the configuration.",
 						 PUBLIC_ID_KEY_FILE_GUC)));
+#ifndef UUIDV7_USE_OPENSSL
+	if (public_id_scheme == PUBLIC_ID_FF1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("public id scheme \"ff1\" is not available"),
+				 errdetail("uuidv7 was built without OpenSSL, which provides its AES."),
+				 errhint("Build uuidv7 against a PostgreSQL built with OpenSSL.")));
+#endif
+
+	/*
+	 * A scheme other than the one the transaction's ids were made or read
+	 * with (a reload, a SET, a function's SET clause, a SET LOCAL rolled back
+	 * since) is refused rather than followed or ignored: either way an id
+	 * would not read back.
+	 */
 	if (!uuidv7_public_id_keys_taken())
 		transaction_scheme = public_id_scheme;
+	else if (transaction_scheme != public_id_scheme)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("uuidv7.public_id_scheme changed in the middle of a transaction"),
+				 errdetail("This transaction made or read public ids with scheme \"%s\", which ids of scheme \"%s\" would not match.",
+						   scheme_name(transaction_scheme), scheme_name(public_id_scheme)),
+				 errhint("Change the scheme between transactions.")));
 	keys = uuidv7_public_id_transaction_keys(generation);
 	if (keys->nkeys == 0)
 	{
@@ -146,14 +173,6 @@ usable_keys(uint64 *generation)
 				 errhint("Add a line for this database, or for \"*\", to the key file that %s names, and reload the configuration.",
 						 PUBLIC_ID_KEY_FILE_GUC)));
 	}
-#ifndef UUIDV7_USE_OPENSSL
-	if (transaction_scheme == PUBLIC_ID_FF1)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("public id scheme \"ff1\" is not available"),
-				 errdetail("uuidv7 was built without OpenSSL, which provides its AES."),
-				 errhint("Build uuidv7 against a PostgreSQL built with OpenSSL.")));
-#endif
 	return keys;
 }
 
@@ -378,7 +397,7 @@ uuidv7_public_id_state(PG_FUNCTION_ARGS)
 		fingerprints[i] = CStringGetTextDatum(keys->keys[i].fingerprint);
 	values[0] = BoolGetDatum(uuidv7_public_id_preloaded());
 	values[1] = CStringGetTextDatum(uuidv7_public_id_key_file());
-	values[2] = CStringGetTextDatum(public_id_scheme == PUBLIC_ID_FF1 ? "ff1" : "uuidv47");
+	values[2] = CStringGetTextDatum(scheme_name(public_id_scheme));
 	values[3] = PointerGetDatum(construct_array(fingerprints, keys->nkeys, TEXTOID, -1, false,
 												TYPALIGN_INT));
 	if (refused[0] != '\0')

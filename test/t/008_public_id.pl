@@ -315,26 +315,62 @@ reload();
 	reload();
 }
 
-# the scheme too is the transaction's: taken with its keys at its first
-# public id, unchanged by a reload (ALTER SYSTEM) or a SET in the middle of it
+# the scheme too is the transaction's, taken with its keys at its first
+# public id: another in the middle of it (a reload, a SET, a function's SET
+# clause, a SET LOCAL rolled back since) is refused (55000), never followed
+# nor ignored, either of which makes an id that does not read back; the
+# next transaction takes the new one
 {
 	local $ENV{UUIDV7_CONNSTR} = $node->connstr('postgres');
-	my $ids = sql(q{BEGIN;
-		SELECT 'first ' || uuidv7_to_public(id) FROM fixed WHERE n = 1;
-		\! psql -X -q -d "$UUIDV7_CONNSTR" -c "ALTER SYSTEM SET uuidv7.public_id_scheme = uuidv47" -c "SELECT pg_reload_conf()" >/dev/null
+	sql(q{CREATE FUNCTION uuidv47_public(u uuid) RETURNS uuid LANGUAGE sql STABLE
+		SET uuidv7.public_id_scheme = uuidv47 AS $$ SELECT uuidv7_to_public(u) $$;
+		CREATE FUNCTION try(q text) RETURNS text LANGUAGE plpgsql AS $$
+		DECLARE r text;
+		BEGIN EXECUTE q INTO r; RETURN r;
+		EXCEPTION WHEN object_not_in_prerequisite_state THEN RETURN 'ERROR: ' || SQLERRM; END $$});
+	my $v = sql('SELECT id FROM fixed WHERE n = 1');
+	my %id = (
+		ff1 => sql("SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_to_public('$v')"),
+		uuidv47 => sql("SET uuidv7.public_id_scheme = uuidv47; SELECT uuidv7_to_public('$v')"));
+	my %seen = map { $id{$_} => $_ } keys %id;
+	my $name = sub { my ($line) = @_; $line =~ s/([0-9a-f]{8}-[0-9a-f-]{27})/$seen{$1} \/\/ $1/ge; $line };
+	my $try = "try('SELECT uuidv7_to_public(''$v'')')";
+	my $out = sql(qq{BEGIN;
+		SELECT 'first ' || $try;
+		\\! psql -X -q -d "\$UUIDV7_CONNSTR" -c "ALTER SYSTEM SET uuidv7.public_id_scheme = uuidv47" -c "SELECT pg_reload_conf()" >/dev/null
 		SELECT 'slept ' || pg_sleep(0.5);
-		SELECT 'reloaded ' || uuidv7_to_public(id) FROM fixed WHERE n = 1;
-		SET uuidv7.public_id_scheme = ff1;
-		SELECT 'set ' || uuidv7_to_public(id) FROM fixed WHERE n = 1;
+		SELECT 'reloaded ' || $try;
 		COMMIT;
-		RESET uuidv7.public_id_scheme;
-		SELECT 'next ' || uuidv7_to_public(id) FROM fixed WHERE n = 1;});
-	my %id = $ids =~ /^(first|reloaded|set|next) (\S+)$/mg;
-	is( join(' ', map { $id{first} eq $id{$_} ? 'same' : 'changed' } qw(reloaded set next)),
-		'same same changed',
-		'a reload or a SET of the scheme in the middle of a transaction changes none of its public ids; the next transaction\'s change');
+		SELECT 'next ' || uuidv7_to_public('$v');});
 	sql('ALTER SYSTEM RESET uuidv7.public_id_scheme');
 	reload();
+	$out .= "\n" . sql(qq{SET uuidv7.public_id_scheme = ff1;
+		BEGIN;
+		SELECT 'called ' || uuidv47_public('$v');
+		SELECT 'after ' || $try;
+		ROLLBACK;
+		BEGIN;
+		SAVEPOINT s;
+		SET LOCAL uuidv7.public_id_scheme = uuidv47;
+		SELECT 'local ' || uuidv7_to_public('$v');
+		ROLLBACK TO s;
+		SELECT 'rolled back ' || $try;
+		ROLLBACK;
+		SELECT 'then ' || uuidv7_to_public('$v');
+		SELECT 'called ' || uuidv47_public('$v');});
+	is( join("\n", map { $name->($_) } grep { /^(first|reloaded|next|called|after|local|rolled|then)/ } split /\n/, $out),
+		join("\n",
+			'first ff1',
+			'reloaded ERROR: uuidv7.public_id_scheme changed in the middle of a transaction',
+			'next uuidv47',
+			'called uuidv47',
+			'after ERROR: uuidv7.public_id_scheme changed in the middle of a transaction',
+			'local uuidv47',
+			'rolled back ERROR: uuidv7.public_id_scheme changed in the middle of a transaction',
+			'then ff1',
+			'called uuidv47'),
+		'a scheme other than the transaction\'s, by a reload, a function\'s SET clause or a rolled-back SET LOCAL, is refused; the next transaction takes it');
+	sql('DROP FUNCTION uuidv47_public(uuid), try(text)');
 }
 
 # no key in the memory of a process that never used one, private or shared
