@@ -10,7 +10,7 @@ MODULE_big = uuidv7
 OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 	src/bounds.o src/domain.o src/partition.o src/partitions.o src/base32.o src/textform.o \
 	src/operators.o src/aggregate.o src/public_id.o src/public_id_keys.o src/ff1.o src/siphash.o \
-	src/lifecycle.o src/comparison.o src/plantime.o
+	src/lifecycle.o src/comparison.o src/plantime.o src/worker.o
 
 # The SQL of each concern stands beside its C in src/ (src/generate.sql
 # beside src/generate.c), both editions' versions of an object together
@@ -20,7 +20,7 @@ OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 # versions keep their scripts in src/released/, as they were released (the
 # upgrade test walks them).
 UUIDV7_SOURCES = $(addprefix src/,uuidv7.sql time.sql generate.sql extract.sql bounds.sql \
-	domain.sql aggregate.sql compat.sql partition.sql lifecycle.sql adopt.sql \
+	domain.sql aggregate.sql compat.sql grid.sql partition.sql lifecycle.sql adopt.sql policy.sql \
 	doctor.sql textform.sql comparison.sql public_id.sql)
 TIME_OPS_SOURCES = src/operators.sql
 UPDATES = $(patsubst $(src)src/update/%,build/%,$(wildcard $(src)src/update/*.sql))
@@ -28,10 +28,10 @@ UPDATES = $(patsubst $(src)src/update/%,build/%,$(wildcard $(src)src/update/*.sq
 DATA_built = build/uuidv7--$(EXTVERSION).sql build/uuidv7_time_ops--$(TIME_OPS_VERSION).sql $(UPDATES)
 DATA = $(patsubst $(src)%,%,$(wildcard $(src)src/released/*.sql))
 
-REGRESS = generate state extract bounds domain planner compat errors partition textform comparison time_ops time_ops_brin_multi rls adversarial randomness security adopt doctor minmax move time_predicates upgrade
+REGRESS = generate state extract bounds domain planner compat errors partition grid textform comparison time_ops time_ops_brin_multi rls adversarial randomness security adopt policy maintenance doctor minmax move time_predicates upgrade
 # what the SQL edition runs (make installcheck-sql-edition, on a server
 # where it is installed): all but the C edition's own concerns
-REGRESS_SQL_EDITION = $(filter-out state time_ops time_ops_brin_multi rls security move time_predicates upgrade,$(REGRESS))
+REGRESS_SQL_EDITION = $(filter-out state time_ops time_ops_brin_multi rls security maintenance move time_predicates upgrade,$(REGRESS))
 REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=uuidv7
 # interleavings of sessions (specs/*.spec), run by make installcheck after
 # the regress suites, on both editions

@@ -28,8 +28,9 @@ FROM unnest(ARRAY['uuidv7()', 'uuidv7(interval)', 'uuid_extract_timestamp(uuid)'
 
 -- what the extension owns: every function with its volatility, strictness
 -- and parallel safety, and a comment on every object (core's names left out,
--- as they exist on some servers only; so is the domain's array type, which
--- PostgreSQL 17 and later record as a member and earlier versions do not)
+-- as they exist on some servers only; so are the domain's array type and
+-- the row types of the tables and views, which PostgreSQL 17 and later
+-- record as members and earlier versions do not)
 SELECT pg_describe_object(classid, objid, 0) AS object,
 	p.provolatile AS volatility, p.proisstrict AS strict, p.proparallel AS parallel,
 	obj_description(objid, classid::regclass::name) IS NOT NULL AS commented
@@ -44,7 +45,8 @@ WHERE d.refclassid = 'pg_extension'::regclass
 	-- (the SQL edition's own helpers, listed in its test)
 	AND coalesce(obj_description(objid, classid::regclass::name) NOT LIKE '%(SQL edition)', true)
 	AND NOT EXISTS (SELECT FROM pg_type t
-					WHERE d.classid = 'pg_type'::regclass AND t.oid = d.objid AND t.typcategory = 'A')
+					WHERE d.classid = 'pg_type'::regclass AND t.oid = d.objid
+						AND (t.typcategory = 'A' OR t.typrelid <> 0))
 ORDER BY pg_describe_object(classid, objid, 0) COLLATE "C";
 -- the extension's schema holds its API alone (as \df shows it): its helpers
 -- are in uuidv7_internal, which every role may use, as the functions that

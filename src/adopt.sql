@@ -640,6 +640,11 @@ BEGIN
 
 	-- the next periods, ahead of the rows that will need them, in the
 	-- swap's transaction: the table is never without them
+	-- the table's grid, recorded: its periods count from the end of the
+	-- adopted table's span, on the step in the zone adoption was given
+	IF upper_time IS NOT NULL THEN
+		PERFORM uuidv7_internal.uuidv7_record_grid(parent, step, zone, upper_time);
+	END IF;
 	IF periods_ahead > 0 AND upper_time IS NOT NULL THEN
 		SELECT count(*) FILTER (WHERE c.created) INTO made
 		FROM @extschema@.uuidv7_create_partitions(parent, upper_time, upper_time + step * periods_ahead,

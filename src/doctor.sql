@@ -8,15 +8,20 @@ CREATE FUNCTION uuidv7_doctor(OUT severity pg_catalog.text, OUT object pg_catalo
 RETURNS SETOF record
 LANGUAGE plpgsql STABLE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
+-- (the fixes' times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
 AS $function$
 DECLARE
 	t record;
 	has_rows boolean;
 	late_rows bigint;
+	grid record;
 	time_ops_schema name;
 BEGIN
-	-- partitioned tables on a uuid key whose partitions end within a week
-	-- (rows after that go to the DEFAULT partition, or fail)
+	-- partitioned tables on a uuid key whose partitions end within a week,
+	-- or before their policy's reach (rows after that go to the DEFAULT
+	-- partition, or fail)
 	FOR t IN
 		SELECT p.parent, max(l.period_end) AS last_end,
 			(array_agg(l.period_end - l.period_start ORDER BY l.lower_bound DESC)
@@ -33,25 +38,44 @@ BEGIN
 			LEFT JOIN LATERAL @extschema@.uuidv7_partitions(p.parent) l ON true
 		GROUP BY p.parent
 	LOOP
-		IF NOT t.open_ended AND (t.last_end IS NULL OR t.last_end < now() + interval '7 days') THEN
+		-- (a table with a policy: within the reach of its policy)
+		IF NOT t.open_ended AND (t.last_end IS NULL
+								 OR t.last_end < now() + least(interval '7 days',
+															   coalesce((SELECT c.ahead FROM @extschema@.uuidv7_partition_config c
+																		 WHERE c.parent_oid = t.parent), interval '7 days'))) THEN
 			severity := 'warning';
 			object := t.parent::text;
 			IF t.last_end IS NULL THEN
 				problem := 'it has no partition with UUIDv7 bounds';
-				fix := format('SELECT * FROM uuidv7_create_partitions(%L, date_trunc(''day'', now()), now() + interval ''1 month'', ''1 day'');',
-							  t.parent::text);
+				-- (on its recorded grid if it has one, else in days)
+				fix := CASE WHEN EXISTS (SELECT FROM @extschema@.uuidv7_partition_config c
+										 JOIN pg_class r ON r.oid = t.parent AND r.relname = c.parent_name
+										 JOIN pg_namespace n ON n.oid = r.relnamespace AND n.nspname = c.parent_schema
+										 WHERE c.parent_oid = t.parent)
+						   THEN format('SELECT * FROM uuidv7_create_partitions(%L, now(), now() + interval ''1 month'');',
+									   t.parent::text)
+						   ELSE format('SELECT * FROM uuidv7_create_partitions(%L, date_trunc(''day'', now()), now() + interval ''1 month'', ''1 day'');',
+									   t.parent::text) END;
 			ELSE
-				-- on from where they end, by the length of the last period
-				-- (calendar months and years, and days across a clock change,
-				-- by their names)
+				-- on from where they end, on the table's grid, named in full:
+				-- the fix makes the same periods from any session
 				problem := format('its partitions end at %s', t.last_end);
-				fix := format('SELECT * FROM uuidv7_create_partitions(%L, %L, now() + interval ''1 month'', %L);',
-							  t.parent::text, t.last_end,
-							  CASE WHEN t.last_step BETWEEN interval '28 days' AND interval '31 days' THEN '1 month'
-								   WHEN t.last_step BETWEEN interval '89 days' AND interval '92 days' THEN '3 months'
-								   WHEN t.last_step BETWEEN interval '365 days' AND interval '366 days' THEN '1 year'
-								   WHEN t.last_step BETWEEN interval '23 hours' AND interval '25 hours' THEN '1 day'
-								   ELSE t.last_step::text END);
+				grid := NULL;
+				BEGIN
+					SELECT g.step, g.zone, NULL::text AS problem INTO grid
+					FROM uuidv7_internal.uuidv7_table_grid(t.parent, NULL, NULL, now(), now()) g;
+				EXCEPTION WHEN object_not_in_prerequisite_state THEN
+					SELECT NULL::interval AS step, NULL::text AS zone, r.problem INTO grid
+					FROM uuidv7_internal.uuidv7_read_grid(t.parent, NULL) r;
+				END;
+				IF grid.problem IS NULL THEN
+					fix := format('SELECT * FROM uuidv7_create_partitions(%L, %L, now() + interval ''1 month'', %L, %L);',
+								  t.parent::text, t.last_end, grid.step, grid.zone);
+				ELSE
+					problem := format('%s, and its partition grid cannot be read: %s', problem, grid.problem);
+					fix := format('record its grid with SELECT uuidv7_set_partition_grid(%L, <step>, <time zone>);, then SELECT * FROM uuidv7_create_partitions(%L, %L, now() + interval ''1 month'');',
+								  t.parent::text, t.parent::text, t.last_end);
+				END IF;
 			END IF;
 			RETURN NEXT;
 		END IF;
@@ -255,6 +279,54 @@ BEGIN
 		END IF;
 	END IF;
 
+	-- policies: a run that failed, or none for more than a day (no
+	-- scheduler, or a worker that does not run); and the tables whose grid
+	-- cannot be read from their partitions, nor is recorded
+	FOR t IN
+		SELECT p.parent, p.last_run, p.last_run_ok, p.last_error, h.sqlstate
+		FROM @extschema@.uuidv7_partition_policies p
+			LEFT JOIN LATERAL (SELECT r.sqlstate FROM @extschema@.uuidv7_maintenance_runs r
+							   WHERE r.parent = p.parent ORDER BY r.started_at DESC LIMIT 1) h ON true
+		ORDER BY p.parent
+	LOOP
+		IF t.last_run IS NOT NULL AND NOT t.last_run_ok THEN
+			severity := 'error';
+			object := t.parent;
+			problem := format('its last maintenance run, at %s, failed: %s (SQLSTATE %s)', t.last_run, t.last_error, t.sqlstate);
+			fix := 'fix what the error says, then CALL uuidv7_run_maintenance(); (SELECT * FROM uuidv7_maintenance_runs shows each run)';
+			RETURN NEXT;
+		ELSIF t.last_run IS NULL OR t.last_run < now() - interval '25 hours' THEN
+			severity := 'warning';
+			object := t.parent;
+			problem := CASE WHEN t.last_run IS NULL THEN 'it has a policy, but no maintenance run yet'
+							ELSE format('it has a policy, but no maintenance run since %s', t.last_run) END;
+			fix := 'run CALL uuidv7_run_maintenance(); from a scheduler, daily at least (docs/partitioning.md, "Keeping it ahead")';
+			RETURN NEXT;
+		END IF;
+	END LOOP;
+	FOR t IN
+		SELECT c.oid::regclass AS parent, g.problem
+		FROM pg_class c JOIN pg_partitioned_table pt ON pt.partrelid = c.oid
+			JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = pt.partattrs[0]
+			JOIN pg_type ty ON ty.oid = a.atttypid
+			JOIN pg_namespace n ON n.oid = c.relnamespace,
+			LATERAL uuidv7_internal.uuidv7_read_grid(c.oid, NULL) g
+		WHERE pt.partstrat = 'r' AND pt.partnatts = 1 AND NOT c.relispartition
+			AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+			AND has_table_privilege(c.oid, 'SELECT')
+			AND NOT EXISTS (SELECT FROM @extschema@.uuidv7_partition_config r
+							WHERE r.parent_schema = n.nspname AND r.parent_name = c.relname AND r.parent_oid = c.oid)
+			AND g.problem IS NOT NULL
+		ORDER BY 1
+	LOOP
+		severity := 'notice';
+		object := t.parent::text;
+		problem := format('its partition grid cannot be read: %s', t.problem);
+		fix := format('give the step and the time zone to each partition call of %s, or record a grid its partitions follow: SELECT uuidv7_set_partition_grid(%L, <step>, <time zone>, <a period''s start>);',
+					  t.parent::text, t.parent::text);
+		RETURN NEXT;
+	END LOOP;
+
 	-- Citus tables distributed by a column of a domain over uuid such as uuid7
 	IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
 		FOR t IN EXECUTE
@@ -279,4 +351,4 @@ END
 $function$;
 
 COMMENT ON FUNCTION uuidv7_doctor() IS
-'problems with what uuidv7 is used for, on what the calling role may read: partitions about to run out, rows waiting in DEFAULT (and how they will move) or late rows of retired periods, adoptions stopped before their swap or before validating the foreign keys they re-made, uuidv7_time_ops members missing, a Citus distribution column typed uuid7, a public-id key file refused or without this database''s keys, keys being rotated';
+'problems with what uuidv7 is used for, on what the calling role may read: partitions about to run out, policies whose maintenance failed or has not run, grids that cannot be read, rows waiting in DEFAULT (and how they will move) or late rows of retired periods, adoptions stopped before their swap or before validating the foreign keys they re-made, uuidv7_time_ops members missing, a Citus distribution column typed uuid7, a public-id key file refused or without this database''s keys, keys being rotated';

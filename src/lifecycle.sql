@@ -147,7 +147,7 @@ COMMENT ON FUNCTION uuidv7_internal.uuidv7_copy_waiting_rows(pg_catalog.regclass
 
 -- Attach a new period's table, the rows of its period that wait in the
 -- DEFAULT partition moved in by DELETE and INSERT that logical decoding
--- sees: deleted from DEFAULT into a temporary table, the table attached,
+-- sees: deleted from DEFAULT into a table of its own, the table attached,
 -- then inserted through the parent, so that a subscriber of a publication
 -- (publish_via_partition_root true or false) or a change-data-capture
 -- consumer gets the DELETE under DEFAULT and the INSERT under the partition
@@ -170,7 +170,12 @@ DECLARE
 	default_partition regclass;
 	key_column name;
 	stored_columns text;
-	holding text := format('pg_temp.%I', 'uuidv7_moving_' || period_table::oid);
+	-- (an unlogged table of the parent's schema, made and dropped in this
+	-- transaction, so never seen by another: not a temporary one, which a
+	-- security-restricted operation, as maintenance runs, may not make)
+	holding text := format('%I.%I', (SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+									 WHERE c.oid = parent),
+						   'uuidv7_moving_' || period_table::oid);
 	waiting bool := false;
 	moved int8 := 0;
 	arrived int8;
@@ -190,7 +195,7 @@ BEGIN
 		SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO stored_columns
 		FROM pg_attribute a
 		WHERE a.attrelid = default_partition AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
-		EXECUTE format('CREATE TEMPORARY TABLE %s ON COMMIT DROP AS SELECT %s FROM ONLY %s WITH NO DATA',
+		EXECUTE format('CREATE UNLOGGED TABLE %s AS SELECT %s FROM ONLY %s WITH NO DATA',
 					   holding, stored_columns, default_partition);
 		moved := uuidv7_internal.uuidv7_copy_waiting_rows(default_partition, holding::regclass, key_column,
 													   lower_bound, upper_bound);
@@ -276,15 +281,19 @@ COMMENT ON FUNCTION uuidv7_internal.uuidv7_attach_period(pg_catalog.regclass, pg
 -- and only then decides what exists (at READ COMMITTED each statement sees
 -- what committed before it began), so that schedulers with overlapping spans
 -- both succeed and each period is made once.
+--
+-- The periods are those of the table's grid (uuidv7_table_grid), which a
+-- table given its first periods here records: every later call follows it,
+-- whatever the caller's TimeZone.
 CREATE FUNCTION uuidv7_create_partitions(parent pg_catalog.regclass, from_ts pg_catalog.timestamptz,
-										 upto_ts pg_catalog.timestamptz, step pg_catalog.interval,
-										 zone pg_catalog.text DEFAULT pg_catalog.current_setting('TimeZone'),
+										 upto_ts pg_catalog.timestamptz, step pg_catalog.interval DEFAULT NULL,
+										 zone pg_catalog.text DEFAULT NULL,
 										 lock_wait pg_catalog.interval DEFAULT '1 minute',
 										 OUT partition_name pg_catalog.text,
 										 OUT created pg_catalog.bool,
 										 OUT moved pg_catalog.int8)
 RETURNS SETOF record
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
@@ -309,10 +318,22 @@ DECLARE
 	pending_lo uuid[] := '{}';
 	pending_hi uuid[] := '{}';
 	slot int;
+	grid record;
 BEGIN
+	-- (as a STRICT function would: step and zone may be NULL)
+	IF parent IS NULL OR from_ts IS NULL OR upto_ts IS NULL OR lock_wait IS NULL THEN
+		RETURN;
+	END IF;
 	-- the parent checked first, by an assignment (an error names no SQL of ours)
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
 	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+
+	-- the table's grid, read under the lock, recorded the first time (by a
+	-- role that may: one with no right to make partitions makes none)
+	grid := uuidv7_internal.uuidv7_call_grid(parent, step, zone, from_ts, upto_ts);
+	IF grid.source NOT IN ('recorded', 'given') THEN
+		PERFORM uuidv7_internal.uuidv7_record_grid(parent, grid.step, grid.zone, grid.anchor);
+	END IF;
 
 	SELECT nullif(partdefid, 0)::regclass INTO default_partition
 	FROM pg_partitioned_table WHERE partrelid = parent;
@@ -345,7 +366,8 @@ BEGIN
 	n := coalesce(array_length(names, 1), 0);
 
 	FOR part IN
-		SELECT * FROM @extschema@.uuidv7_partition_ddl(parent, from_ts, upto_ts, step, zone)
+		SELECT * FROM uuidv7_internal.uuidv7_period_ddl(checked.parent_schema, checked.parent_name,
+														grid.anchor, grid.step, grid.zone, from_ts, upto_ts)
 	LOOP
 		WHILE k <= n AND his[k] IS NOT NULL AND his[k] <= part.lower_bound LOOP
 			k := k + 1;

@@ -31,63 +31,11 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'uuidv7_partition_bounds'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 --#else
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+-- (the periods of the grid counted from from_ts: src/grid.sql)
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
-DECLARE
-	step_months int := extract(year FROM step) * 12 + extract(month FROM step);
-	step_days int := extract(day FROM step);
-	step_time interval := step - make_interval(months => step_months, days => step_days);
-	periods int := 0;
-BEGIN
-	PERFORM from_ts AT TIME ZONE zone;
-	IF step <= interval '0' THEN
-		RAISE EXCEPTION 'step must be a positive interval'
-			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The step is "%s".', step);
-	END IF;
-	-- the span's edges must be times a UUIDv7 can carry
-	PERFORM @extschema@.uuidv7_unix_us(from_ts), @extschema@.uuidv7_unix_us(upto_ts);
-
-	period_end := from_ts;
-	WHILE period_end < upto_ts LOOP
-		period_start := period_end;
-		-- the end of a period is from_ts plus the step times its number, as
-		-- timestamptz + interval adds it with TimeZone set to the zone:
-		-- months, then days, on the local calendar, then the time; the empty
-		-- periods of local days that the zone skips are skipped
-		LOOP
-			IF periods >= 1000000 THEN
-				RAISE EXCEPTION 'too many partition periods'
-					USING ERRCODE = 'program_limit_exceeded',
-						  DETAIL = 'A span is cut into at most 1000000 periods.',
-						  HINT = 'Use a longer step or a shorter span.';
-			END IF;
-			periods := periods + 1;
-			period_end := from_ts;
-			IF step_months <> 0 THEN
-				period_end := ((period_end AT TIME ZONE zone) + make_interval(months => step_months * periods)) AT TIME ZONE zone;
-			END IF;
-			IF step_days <> 0 THEN
-				period_end := ((period_end AT TIME ZONE zone) + make_interval(days => step_days * periods)) AT TIME ZONE zone;
-			END IF;
-			period_end := period_end + step_time * periods;
-			EXIT WHEN period_end <> period_start;
-		END LOOP;
-		IF period_end < period_start THEN
-			RAISE EXCEPTION 'step must be a positive interval'
-				USING ERRCODE = 'invalid_parameter_value',
-					  DETAIL = format('The period starting at %s would end at %s.', period_start, period_end);
-		END IF;
-		lower_bound := @extschema@.uuidv7_min(period_start);
-		upper_bound := @extschema@.uuidv7_min(period_end);
-		IF lower_bound = upper_bound THEN
-			RAISE EXCEPTION 'step must be at least one millisecond'
-				USING ERRCODE = 'invalid_parameter_value',
-					  DETAIL = format('The period from %s to %s holds no millisecond of a UUIDv7.', period_start, period_end);
-		END IF;
-		RETURN NEXT;
-	END LOOP;
-END
+SELECT * FROM uuidv7_internal.uuidv7_grid_periods(from_ts, step, zone, from_ts, upto_ts)
 $function$;
 --#endif
 
@@ -133,25 +81,25 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_partitioned_parent(pg_catalog.regclass) IS
 'schema and name of a table range-partitioned on a single uuid or uuid7 column; error 42809 for any other table';
 
--- The DDL of the partitions of a span.  Names are the parent's with the
--- period start in the zone, as precise as the step: _p2025 (years),
--- _p2025_01 (months), _p2025_01_15 (days), _p2025_01_15_13 (hours),
--- _p2025_01_15_1330 (minutes), _p2025_01_15_133005 (seconds); the first of two
--- periods that start at the same local time when clocks fall back gets _dst.
-CREATE FUNCTION uuidv7_partition_ddl(parent pg_catalog.regclass, from_ts pg_catalog.timestamptz,
-									 upto_ts pg_catalog.timestamptz, step pg_catalog.interval,
-									 zone pg_catalog.text DEFAULT pg_catalog.current_setting('TimeZone'),
-									 OUT partition_name pg_catalog.text,
-									 OUT lower_bound pg_catalog.uuid,
-									 OUT upper_bound pg_catalog.uuid,
-									 OUT ddl pg_catalog.text)
+-- The DDL of the partitions of the periods of a grid that meet a span.
+-- Names are the parent's with the period start in the zone, as precise as
+-- the step: _p2025 (years), _p2025_01 (months), _p2025_01_15 (days),
+-- _p2025_01_15_13 (hours), _p2025_01_15_1330 (minutes), _p2025_01_15_133005
+-- (seconds); the first of two periods that start at the same local time
+-- when clocks fall back gets _dst.
+CREATE FUNCTION uuidv7_internal.uuidv7_period_ddl(parent_schema pg_catalog.name, parent_name pg_catalog.name,
+												  anchor pg_catalog.timestamptz, step pg_catalog.interval,
+												  zone pg_catalog.text,
+												  from_ts pg_catalog.timestamptz, upto_ts pg_catalog.timestamptz,
+												  OUT partition_name pg_catalog.text,
+												  OUT lower_bound pg_catalog.uuid,
+												  OUT upper_bound pg_catalog.uuid,
+												  OUT ddl pg_catalog.text)
 RETURNS SETOF record
-LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
-	parent_schema name;
-	parent_name name;
 	months int := extract(year FROM step) * 12 + extract(month FROM step);
 	days int := extract(day FROM step);
 	seconds numeric := extract(epoch FROM step - make_interval(months => months, days => days));
@@ -159,13 +107,7 @@ DECLARE
 	local_start timestamp;
 	child_name text;
 	period record;
-	checked record;
 BEGIN
-	-- (an assignment, not a query: an error names no SQL of ours)
-	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
-	parent_schema := checked.parent_schema;
-	parent_name := checked.parent_name;
-
 	name_format := CASE
 		WHEN seconds = 0 AND days = 0 AND months % 12 = 0 THEN 'YYYY'
 		WHEN seconds = 0 AND days = 0 THEN 'YYYY_MM'
@@ -177,10 +119,14 @@ BEGIN
 	END;
 
 	FOR period IN
-		SELECT * FROM @extschema@.uuidv7_partition_bounds(from_ts, upto_ts, step, zone)
+		SELECT * FROM uuidv7_internal.uuidv7_grid_periods(anchor, step, zone, from_ts, upto_ts)
 	LOOP
 		local_start := period.period_start AT TIME ZONE zone;
-		child_name := parent_name || '_p' || to_char(local_start, name_format);
+		-- (hours that a clock change of half an hour moves off the hour are
+		-- named with their minutes: two would have one name)
+		child_name := parent_name || '_p' || to_char(local_start, CASE WHEN name_format = 'YYYY_MM_DD_HH24'
+																		AND extract(minute FROM local_start) <> 0
+																	   THEN 'YYYY_MM_DD_HH24MI' ELSE name_format END);
 		IF (local_start AT TIME ZONE zone) <> period.period_start THEN
 			child_name := child_name || '_dst';
 		END IF;
@@ -199,8 +145,42 @@ BEGIN
 END
 $function$;
 
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_period_ddl(pg_catalog.name, pg_catalog.name, pg_catalog.timestamptz, pg_catalog.interval, pg_catalog.text, pg_catalog.timestamptz, pg_catalog.timestamptz) IS
+'names, bounds and CREATE TABLE ... PARTITION OF statements of the periods of a grid that meet a span of time';
+
+-- The DDL of the partitions of a span, on the table's grid (see
+-- uuidv7_table_grid): a from_ts inside a period means that period.  The
+-- step and zone may be left out where the table has a grid; given, they
+-- must agree with it.
+CREATE FUNCTION uuidv7_partition_ddl(parent pg_catalog.regclass, from_ts pg_catalog.timestamptz,
+									 upto_ts pg_catalog.timestamptz, step pg_catalog.interval DEFAULT NULL,
+									 zone pg_catalog.text DEFAULT NULL,
+									 OUT partition_name pg_catalog.text,
+									 OUT lower_bound pg_catalog.uuid,
+									 OUT upper_bound pg_catalog.uuid,
+									 OUT ddl pg_catalog.text)
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	checked record;
+	grid record;
+BEGIN
+	IF parent IS NULL OR from_ts IS NULL OR upto_ts IS NULL THEN
+		RETURN;
+	END IF;
+	-- (assignments, not queries: an error names no SQL of ours)
+	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
+	grid := uuidv7_internal.uuidv7_call_grid(parent, step, zone, from_ts, upto_ts);
+	RETURN QUERY
+		SELECT * FROM uuidv7_internal.uuidv7_period_ddl(checked.parent_schema, checked.parent_name,
+														grid.anchor, grid.step, grid.zone, from_ts, upto_ts);
+END
+$function$;
+
 COMMENT ON FUNCTION uuidv7_partition_ddl(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.timestamptz, pg_catalog.interval, pg_catalog.text) IS
-'CREATE TABLE ... PARTITION OF statements, with literal UUIDv7 bounds, for the partitions of a span of time';
+'CREATE TABLE ... PARTITION OF statements, with literal UUIDv7 bounds, for the partitions of a span of time on the table''s grid';
 
 -- The partitions of a table range-partitioned on a uuid key, each with the
 -- period of time its bounds stand for, read from the bounds themselves (not

@@ -207,4 +207,7 @@ extern uint64 uuidv7_next_shifted_tick(const Interval *shift,
 extern uint64 uuidv7_random_bits(void);
 extern void uuidv7_state_init(void);
 
+/* worker.c */
+extern void uuidv7_worker_init(void);
+
 #endif							/* UUIDV7_H */

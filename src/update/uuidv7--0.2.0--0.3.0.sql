@@ -47,6 +47,44 @@ $leakproof$;
 
 --#object uuidv7_internal.uuidv7_partitioned_parent
 
+-- partition grids: a table's step, time zone and anchor, recorded (kept by
+-- pg_dump) or read from its partitions, which every partition call follows
+
+--#object uuidv7_internal.uuidv7_grid_start
+
+--#object uuidv7_internal.uuidv7_grid_index
+
+--#object uuidv7_internal.uuidv7_grid_periods
+
+--#object uuidv7_internal.uuidv7_calendar_anchor
+
+--#object uuidv7_internal.uuidv7_on_calendar
+
+--#object uuidv7_internal.uuidv7_partition_config_check
+
+--#object uuidv7_partition_config
+
+--#object uuidv7_internal.uuidv7_grid_misfit
+
+--#object uuidv7_internal.uuidv7_read_grid
+
+--#object uuidv7_internal.uuidv7_table_grid
+
+--#object uuidv7_internal.uuidv7_call_grid
+
+--#object uuidv7_internal.uuidv7_must_own
+
+--#object uuidv7_internal.uuidv7_record_grid
+
+--#object uuidv7_partition_grid
+
+--#object uuidv7_set_partition_grid
+
+--#object uuidv7_internal.uuidv7_period_ddl
+
+-- (the SQL edition's periods are those of src/grid.sql)
+--#object uuidv7_partition_bounds replace
+
 --#object uuidv7_partition_ddl replace
 
 -- uuidv7_create_partitions reports how many rows each period took from the
@@ -77,6 +115,23 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 --#object uuidv7_internal.uuidv7_adopt_swap
 
 --#object uuidv7_adopt_table
+
+-- policies: periods kept ahead and retired by one call a table, run by one
+-- entry point that records each run
+
+--#object uuidv7_maintenance_history
+
+--#object uuidv7_set_partition_policy
+
+--#object uuidv7_internal.uuidv7_maintain
+
+--#object uuidv7_internal.uuidv7_maintain_as_owner
+
+--#object uuidv7_internal.uuidv7_policy_tables
+
+--#object uuidv7_run_maintenance
+
+--#object uuidv7_policy_views
 
 --#object uuidv7_doctor
 

@@ -13,6 +13,15 @@ CREATE TABLE orders (
 ) PARTITION BY RANGE (id);
 SELECT count(*) FROM uuidv7_create_partitions('orders', '2025-01-01', '2025-07-01', '1 month', 'UTC');
 CREATE INDEX orders_customer_idx ON orders (customer);
+-- a table whose grid only its record tells (days of Havana, whose clocks
+-- move at midnight: its partitions' bounds fit neither UTC's days nor a
+-- session's other zone)
+CREATE TABLE shifts (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('shifts', '2026-03-06 12:00-05', '2026-03-08 12:00-04', '1 day', 'America/Havana');
+-- a table dropped since: its record is not dumped (a restore refuses it)
+CREATE TABLE gone (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('gone', '2025-01-01', '2025-02-01', '1 month', 'UTC');
+DROP TABLE gone;
 INSERT INTO orders (id, customer, total)
 SELECT uuidv7_generate_at('2025-01-01 00:00:00+00'::timestamptz + g * interval '3 minutes'), 'c' || g % 97, g % 1000
 FROM generate_series(0, 80000) g;

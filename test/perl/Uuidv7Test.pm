@@ -183,8 +183,9 @@ sub app_digests
 }
 
 # app_works(NODE, DB): what must still work: the time operators' families
-# complete, a default, the DDL, the casts between uuid and timestamptz;
-# "0 t 2 t" when it all works
+# complete, a default, the DDL, the casts between uuid and timestamptz, the
+# recorded grid of shifts (days of America/Havana, from a session in UTC);
+# "0 t 2 t 3" when it all works
 sub app_works
 {
 	my ($node, $db) = @_;
@@ -192,7 +193,10 @@ sub app_works
 		SELECT count(*) FROM uuidv7_time_ops_status() WHERE NOT present;
 		INSERT INTO events (kind) VALUES ('later') RETURNING uuidv7_timestamp(id) > now() - interval '1 minute';
 		SELECT count(*) FROM uuidv7_partition_ddl('orders', '2025-07-01', '2025-09-01', '1 month', 'UTC');
-		SELECT '2025-07-01 00:00+00'::timestamptz::uuid::timestamptz = '2025-07-01 00:00+00';});
+		SELECT '2025-07-01 00:00+00'::timestamptz::uuid::timestamptz = '2025-07-01 00:00+00';
+		SET TimeZone = 'UTC';
+		SELECT count(*) FROM uuidv7_create_partitions('shifts', '2026-03-08 12:00-04', '2026-03-11 00:00-04')
+		WHERE partition_name LIKE 'public.shifts_p2026_03_%';});
 	return join ' ', split /\n/, $out;
 }
 

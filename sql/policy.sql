@@ -1,0 +1,104 @@
+-- policies: a table given, in one call, how far ahead its periods are made
+-- and how long they are kept; one entry point runs them all and records
+-- each run
+SET client_min_messages = notice;
+\set SHOW_CONTEXT never
+SET DateStyle = 'ISO, YMD';
+SET IntervalStyle = 'postgres';
+SET TimeZone = 'UTC';
+
+CREATE TABLE metrics (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+CREATE TABLE metrics_default PARTITION OF metrics DEFAULT;
+-- a table without a grid needs its step
+SELECT uuidv7_set_partition_policy('metrics', ahead => '3 days', keep => '5 days');
+SELECT uuidv7_set_partition_policy('metrics', ahead => '3 days', keep => '5 days', step => '1 day', zone => 'UTC');
+SELECT parent, step, zone, ahead, keep, retire, refuse_late_rows, last_run, last_run_ok FROM uuidv7_partition_policies;
+-- the periods of the last ten days, as an application had them, and a row
+-- that waits in DEFAULT for tomorrow's
+SELECT count(*) FROM uuidv7_create_partitions('metrics', now() - interval '10 days', now());
+INSERT INTO metrics VALUES (uuidv7_generate_at(date_trunc('day', now()) + interval '1 day 1 hour'), 1);
+
+-- bad input
+SELECT uuidv7_set_partition_policy('metrics', ahead => '-1 day');
+SELECT uuidv7_set_partition_policy('metrics', keep => '5 days', retire => 'archive');
+SELECT uuidv7_set_partition_policy('metrics', retire => NULL);
+SELECT uuidv7_set_partition_policy('metrics', ahead => '3 days', step => '1 month', zone => 'UTC');
+BEGIN;
+CALL uuidv7_run_maintenance();
+ROLLBACK;
+
+-- a run: today and the next three days made (the waiting row moved into
+-- its period), the periods that ended five days ago or more dropped
+CALL uuidv7_run_maintenance();
+SELECT parent, created, retired, moved, sqlstate, error FROM uuidv7_maintenance_runs;
+SELECT min(period_start) = date_trunc('day', now()) - interval '5 days' AS oldest_kept,
+	max(period_end) = date_trunc('day', now()) + interval '4 days' AS newest,
+	count(*) FILTER (WHERE lower_bound IS NULL) AS default_partitions
+FROM uuidv7_partitions('metrics');
+SELECT tableoid::regclass = (SELECT p.partition FROM uuidv7_partitions('metrics') p
+							 WHERE p.period_start = date_trunc('day', now()) + interval '1 day') AS in_its_period
+FROM metrics;
+-- again: nothing to do, and said so
+CALL uuidv7_run_maintenance();
+SELECT parent, created, retired, moved, sqlstate FROM uuidv7_maintenance_runs ORDER BY started_at;
+
+-- detached and kept, late rows refused
+SELECT uuidv7_set_partition_policy('metrics', ahead => '3 days', keep => '2 days', retire => 'detach', refuse_late_rows => true);
+CALL uuidv7_run_maintenance();
+SELECT created, retired FROM uuidv7_maintenance_runs ORDER BY started_at DESC LIMIT 1;
+SELECT count(*) AS detached_kept FROM pg_class c
+WHERE c.relname LIKE 'metrics\_p%' AND c.relkind = 'r' AND NOT c.relispartition;
+\set VERBOSITY terse
+INSERT INTO metrics VALUES (uuidv7_generate_at(now() - interval '4 days'), 2);
+\set VERBOSITY default
+
+-- a table whose maintenance fails is recorded so, with its error, and the
+-- others' runs go on; the doctor names it
+CREATE TABLE broken (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT uuidv7_set_partition_policy('broken', ahead => '2 days', step => '1 day', zone => 'UTC');
+DO $$ BEGIN EXECUTE format('CREATE TABLE broken_p%s (id uuid7)', to_char(now() + interval '1 day', 'YYYY_MM_DD')); END $$;
+-- (its WARNING names the day: the history is read below)
+SET client_min_messages = error;
+CALL uuidv7_run_maintenance();
+SET client_min_messages = notice;
+SELECT parent, created, sqlstate, error LIKE 'relation public.broken_p% already exists and is not the partition of public.broken for the period from %' AS named
+FROM uuidv7_maintenance_runs WHERE started_at = (SELECT max(started_at) FROM uuidv7_maintenance_runs r WHERE r.parent = 'public.broken');
+SELECT parent, last_run_ok FROM uuidv7_partition_policies ORDER BY parent;
+SELECT severity, object, problem LIKE 'its last maintenance run, at %, failed: relation public.broken_p% already exists %(SQLSTATE 42P07)' AS named, fix
+FROM uuidv7_doctor() WHERE object = 'public.broken' ORDER BY severity;
+
+-- a role runs the policies of the tables it may alter, and only those
+CREATE ROLE regress_policy_other;
+GRANT regress_policy_other TO CURRENT_USER;
+GRANT ALL ON metrics TO regress_policy_other;
+SET ROLE regress_policy_other;
+SELECT uuidv7_set_partition_policy('metrics', ahead => '1 day');
+CALL uuidv7_run_maintenance();
+INSERT INTO uuidv7_maintenance_history (parent_schema, parent_name, started_at, duration)
+VALUES ('public', 'metrics', now(), '1 second');
+RESET ROLE;
+
+-- removed, the same way: listed no more, run no more
+SELECT uuidv7_set_partition_policy('broken');
+SELECT parent FROM uuidv7_partition_policies ORDER BY parent;
+SELECT severity, object FROM uuidv7_doctor() WHERE object = 'public.broken';
+
+-- never run: the doctor says so
+CREATE TABLE idle (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT count(*) > 0 AS made FROM uuidv7_create_partitions('idle', now(), now() + interval '1 month', '1 day', 'UTC');
+SELECT uuidv7_set_partition_policy('idle', ahead => '2 days');
+SELECT severity, object, problem, fix FROM uuidv7_doctor() WHERE object = 'public.idle';
+
+DELETE FROM uuidv7_maintenance_history WHERE parent_name IN ('metrics', 'broken', 'idle');
+DELETE FROM uuidv7_partition_config WHERE parent_name IN ('metrics', 'broken', 'idle');
+DROP TABLE metrics, broken, idle;
+DO $$
+DECLARE t regclass;
+BEGIN
+	FOR t IN SELECT c.oid FROM pg_class c
+			 WHERE c.relkind = 'r' AND (c.relname LIKE 'metrics\_p%' OR c.relname LIKE 'broken\_p%') LOOP
+		EXECUTE format('DROP TABLE %s', t);
+	END LOOP;
+END
+$$;
+DROP ROLE regress_policy_other;

@@ -1,0 +1,341 @@
+/*-------------------------------------------------------------------------
+ *
+ * worker.c
+ *	  The maintenance worker: the policies of partitioned tables run on
+ *	  their own, with no scheduler.
+ *
+ * Where uuidv7 is in shared_preload_libraries, a launcher (a background
+ * worker of no database) wakes every uuidv7.maintenance_interval and, for
+ * each database uuidv7.maintenance_databases names, starts a worker that
+ * connects to it as uuidv7.maintenance_role and runs the maintenance of
+ * every table with a policy that role may alter, as CALL
+ * uuidv7_run_maintenance() does: each table in a transaction of its own,
+ * recorded in uuidv7_maintenance_history.  One database at a time, so that
+ * the launcher and one worker are all it ever holds of max_worker_processes
+ * (never a connection slot of max_connections).  A database without the
+ * extension, or without a policy, costs one query.  The launcher is
+ * restarted after a crash (its own, or a backend's, which restarts every
+ * process); it and its workers stop at shutdown like any backend.
+ *
+ * IDENTIFICATION
+ *	  src/worker.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "nodes/value.h"
+#include "parser/parse_func.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "tcop/tcopprot.h"
+#include "storage/latch.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/varlena.h"
+
+#include "compat.h"
+#include "uuidv7.h"
+
+PGDLLEXPORT void uuidv7_maintenance_launcher_main(Datum main_arg);
+PGDLLEXPORT void uuidv7_maintenance_worker_main(Datum main_arg);
+
+/* GUC uuidv7.maintenance_databases: where the worker runs ("": nowhere) */
+static char *maintenance_databases = NULL;
+
+/* GUC uuidv7.maintenance_role: as whom ("": the worker does not run) */
+static char *maintenance_role = NULL;
+
+/* GUC uuidv7.maintenance_interval, in seconds */
+static int	maintenance_interval = 3600;
+
+/*
+ * Start the worker of one database and wait for it to finish (it takes its
+ * name and the role's from its bgw_extra).
+ */
+static void
+run_in_database(const char *database)
+{
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+	pid_t		pid;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "uuidv7");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "uuidv7_maintenance_worker_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "uuidv7 maintenance of database %s", database);
+	snprintf(worker.bgw_type, BGW_MAXLEN, "uuidv7 maintenance");
+	snprintf(worker.bgw_extra, NAMEDATALEN, "%s", database);
+	snprintf(worker.bgw_extra + NAMEDATALEN, NAMEDATALEN, "%s", maintenance_role);
+	worker.bgw_notify_pid = MyProcPid;
+
+	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+	{
+		ereport(WARNING,
+				(errmsg("uuidv7 could not start the maintenance of database \"%s\"", database),
+				 errhint("Raise max_worker_processes: the maintenance takes one worker while it runs.")));
+		return;
+	}
+	if (WaitForBackgroundWorkerStartup(handle, &pid) != BGWH_STARTED)
+		return;
+	(void) WaitForBackgroundWorkerShutdown(handle);
+}
+
+/*
+ * SIGUSR1, by which the postmaster tells of a worker's start and end: it
+ * sets the launcher's latch (a background worker of no database has no
+ * handler that does, and waited for its worker without end).
+ */
+static void
+launcher_sigusr1(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+
+	SetLatch(MyLatch);
+	errno = save_errno;
+}
+
+/*
+ * The launcher: every interval, the databases named, one after another; a
+ * reload takes new settings at the next wake.
+ */
+void
+uuidv7_maintenance_launcher_main(Datum main_arg pg_attribute_unused())
+{
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, die);
+	pqsignal(SIGUSR1, launcher_sigusr1);
+	BackgroundWorkerUnblockSignals();
+
+	for (;;)
+	{
+		char	   *names;
+		List	   *databases = NIL;
+		ListCell   *lc;
+
+		CHECK_FOR_INTERRUPTS();
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+
+		names = pstrdup(maintenance_databases);
+		if (maintenance_role[0] != '\0' && !SplitIdentifierString(names, ',', &databases))
+			ereport(WARNING,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("uuidv7.maintenance_databases is not a list of database names: \"%s\"",
+							maintenance_databases)));
+		else if (maintenance_role[0] != '\0')
+		{
+			foreach(lc, databases)
+			{
+				CHECK_FOR_INTERRUPTS();
+				run_in_database((const char *) lfirst(lc));
+			}
+		}
+		list_free(databases);
+		pfree(names);
+
+		/* (a reload while the workers ran sets the interval to wait) */
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 maintenance_interval * 1000L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+}
+
+/*
+ * A database's worker: the tables with a policy its role may alter, each
+ * maintained (and recorded) in a transaction of its own by the helper
+ * CALL uuidv7_run_maintenance() uses.  Nothing where the extension (of a
+ * version with policies) is not installed.
+ */
+void
+uuidv7_maintenance_worker_main(Datum main_arg pg_attribute_unused())
+{
+	char		database[NAMEDATALEN];
+	char		role[NAMEDATALEN];
+	List	   *tables = NIL;
+	ListCell   *lc;
+	bool		isnull;
+
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	snprintf(database, NAMEDATALEN, "%s", MyBgworkerEntry->bgw_extra);
+	snprintf(role, NAMEDATALEN, "%s", MyBgworkerEntry->bgw_extra + NAMEDATALEN);
+	BackgroundWorkerInitializeConnection(database, role, 0);
+
+	/* the tables, read in a transaction of their own */
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, "uuidv7 maintenance: finding the policies");
+	if (SPI_execute("SELECT pg_catalog.to_regprocedure('uuidv7_internal.uuidv7_policy_tables()') IS NOT NULL",
+					true, 1) == SPI_OK_SELECT &&
+		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) &&
+		SPI_execute("SELECT t::pg_catalog.oid FROM uuidv7_internal.uuidv7_policy_tables() t", true, 0) == SPI_OK_SELECT)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			Datum		oid = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+			if (!isnull)
+				tables = lappend_oid(tables, DatumGetObjectId(oid));
+		}
+		MemoryContextSwitchTo(old);
+	}
+	PopActiveSnapshot();
+	SPI_finish();
+	CommitTransactionCommand();
+
+	foreach(lc, tables)
+	{
+		Oid			table = lfirst_oid(lc);
+		Oid			argtypes[1] = {OIDOID};
+		Datum		args[1] = {ObjectIdGetDatum(table)};
+
+		CHECK_FOR_INTERRUPTS();
+		StartTransactionCommand();
+		SPI_connect();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		pgstat_report_activity(STATE_RUNNING, "uuidv7 maintenance: a table's policy");
+
+		/*
+		 * (as its owner; a table dropped since is skipped; an error is
+		 * recorded, and told here, as CALL uuidv7_run_maintenance() tells it)
+		 */
+		if (SPI_execute_with_args("SELECT m.error_code, m.error_message, c.oid::pg_catalog.regclass::pg_catalog.text"
+								  " FROM pg_catalog.pg_class c,"
+								  " uuidv7_internal.uuidv7_maintain_as_owner(c.oid::pg_catalog.regclass, '1 minute') m"
+								  " WHERE c.oid OPERATOR(pg_catalog.=) $1 AND m.error_message IS NOT NULL",
+								  1, argtypes, args, NULL, false, 0) == SPI_OK_SELECT && SPI_processed == 1)
+			ereport(WARNING,
+					(errmsg("uuidv7 maintenance of %s: %s",
+							SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3),
+							SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2)),
+					 errdetail("SQLSTATE %s; uuidv7_maintenance_runs has it, and the next run tries again.",
+							   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1))));
+		PopActiveSnapshot();
+		SPI_finish();
+		CommitTransactionCommand();
+	}
+	pgstat_report_activity(STATE_IDLE, NULL);
+	proc_exit(0);
+}
+
+/*
+ * uuidv7_internal.uuidv7_maintain_as_owner(parent regclass, lock_wait
+ * interval): uuidv7_internal.uuidv7_maintain(parent, lock_wait) under the
+ * table owner's id, as a security-restricted operation, as autovacuum runs
+ * a table's code: its triggers, defaults and constraints get the owner's
+ * rights, never the caller's, and cannot SET ROLE back to the caller.  The
+ * caller must have the owner's rights (42501).  NULL for a table dropped
+ * since it was listed.
+ */
+PG_FUNCTION_INFO_V1(uuidv7_maintain_as_owner);
+
+Datum
+uuidv7_maintain_as_owner(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	HeapTuple	tuple;
+	Oid			owner;
+	Oid			save_userid;
+	int			save_sec_context;
+	int			save_nestlevel;
+	Oid			argtypes[2] = {REGCLASSOID, INTERVALOID};
+	Oid			maintain;
+	Datum		result;
+
+	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	if (!HeapTupleIsValid(tuple))
+		PG_RETURN_NULL();
+	owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
+	ReleaseSysCache(tuple);
+	if (!has_privs_of_role(GetUserId(), owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of table %s", get_rel_name(relid))));
+	maintain = LookupFuncName(list_make2(makeString("uuidv7_internal"), makeString("uuidv7_maintain")),
+							  2, argtypes, false);
+
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(owner, save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	save_nestlevel = NewGUCNestLevel();
+	result = OidFunctionCall2(maintain, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
+	AtEOXact_GUC(false, save_nestlevel);
+	SetUserIdAndSecContext(save_userid, save_sec_context);
+	PG_RETURN_DATUM(result);
+}
+
+/*
+ * Define the settings and, when preloaded, register the launcher.  Called
+ * once per load.
+ */
+void
+uuidv7_worker_init(void)
+{
+	BackgroundWorker worker;
+
+	DefineCustomStringVariable("uuidv7.maintenance_databases",
+							   "Sets the databases whose partition policies the maintenance worker runs.",
+							   "A comma-separated list of database names; empty: none.",
+							   &maintenance_databases,
+							   "",
+							   PGC_SIGHUP,
+							   GUC_LIST_INPUT,
+							   NULL, NULL, NULL);
+	DefineCustomStringVariable("uuidv7.maintenance_role",
+							   "Sets the role the maintenance worker runs as.",
+							   "It runs the policies of the tables this role may alter; empty: the worker does not run.",
+							   &maintenance_role,
+							   "",
+							   PGC_SIGHUP,
+							   0,
+							   NULL, NULL, NULL);
+	DefineCustomIntVariable("uuidv7.maintenance_interval",
+							"Sets the time between two runs of the maintenance worker.",
+							NULL,
+							&maintenance_interval,
+							3600, 1, INT_MAX / 1000,
+							PGC_SIGHUP,
+							GUC_UNIT_S,
+							NULL, NULL, NULL);
+
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = 10;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "uuidv7");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "uuidv7_maintenance_launcher_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "uuidv7 maintenance launcher");
+	snprintf(worker.bgw_type, BGW_MAXLEN, "uuidv7 maintenance launcher");
+	RegisterBackgroundWorker(&worker);
+}

@@ -1,0 +1,134 @@
+# Copyright (c) uuidv7 contributors
+#
+# The maintenance worker (src/worker.c): with uuidv7 preloaded, the tables
+# with a policy keep themselves, with no scheduler.  In two databases named
+# by uuidv7.maintenance_databases (a third is not), as the role
+# uuidv7.maintenance_role names: periods made ahead and retired, on its
+# interval, each run recorded; a table of another owner left to its owner;
+# nothing in a database without the extension; a worker's slot is a
+# background worker's, never a client connection's; after the launcher is
+# killed, and after a backend crashes, it comes back and runs again; a fast
+# shutdown stops it.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Uuidv7Test;
+
+my $node = uuidv7_node('keeper', "shared_preload_libraries = 'uuidv7'",
+	"uuidv7.maintenance_databases = 'app1, \"App 2\", no_extension'",
+	"uuidv7.maintenance_role = 'regress_keeper'", 'uuidv7.maintenance_interval = 1',
+	'restart_after_crash = on');
+
+$node->safe_psql('postgres', q{
+	CREATE ROLE regress_keeper LOGIN;
+	CREATE ROLE regress_other LOGIN;
+	CREATE DATABASE app1 OWNER regress_keeper;
+	CREATE DATABASE "App 2" OWNER regress_keeper;
+	CREATE DATABASE app3 OWNER regress_keeper;
+	CREATE DATABASE no_extension});
+# each database: events, with last month's periods and a policy of a week
+# ahead and ten days kept, owned by the keeper; theirs, the same, owned by
+# another role
+for my $db ('app1', 'App 2', 'app3')
+{
+	$node->safe_psql($db, q{
+		SET client_min_messages = warning;
+		CREATE EXTENSION uuidv7;
+		GRANT CREATE ON SCHEMA public TO regress_other;
+		SET ROLE regress_keeper;
+		CREATE TABLE events (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+		SELECT count(*) FROM uuidv7_create_partitions('events', now() - interval '30 days', now(), '1 day', 'UTC');
+		SELECT uuidv7_set_partition_policy('events', ahead => '7 days', keep => '10 days');
+		RESET ROLE;
+		CREATE TABLE theirs (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+		ALTER TABLE theirs OWNER TO regress_other;
+		SET ROLE regress_other;
+		SELECT count(*) FROM uuidv7_create_partitions('theirs', now() - interval '30 days', now(), '1 day', 'UTC');
+		SELECT uuidv7_set_partition_policy('theirs', ahead => '7 days', keep => '10 days');});
+}
+
+# runs(DB): the runs recorded there of events, and of theirs
+sub runs
+{
+	my ($db) = @_;
+	return $node->safe_psql($db,
+		q{SELECT count(*) FILTER (WHERE parent = 'public.events') || ' ' || count(*) FILTER (WHERE parent = 'public.theirs')
+		  FROM uuidv7_maintenance_runs});
+}
+
+# (the first runs come within a second or so of the start)
+ok( $node->poll_query_until('app1', "SELECT count(*) >= 2 FROM uuidv7_maintenance_runs WHERE parent = 'public.events'"),
+	'app1: the worker ran, and ran again on its interval');
+ok($node->poll_query_until('App 2', "SELECT count(*) >= 1 FROM uuidv7_maintenance_runs"), 'App 2: the worker ran');
+for my $db ('app1', 'App 2')
+{
+	is( $node->safe_psql($db, q{
+			SELECT min(period_start) = date_trunc('day', now() - interval '10 days', 'UTC')
+				AND max(period_end) >= now() + interval '7 days'
+			FROM uuidv7_partitions('events');
+			SELECT bool_and(error IS NULL) FROM uuidv7_maintenance_runs;}),
+		"t\nt", "$db: events kept a week ahead and ten days back, every run without error");
+	like(runs($db), qr/^\d+ 0$/, "$db: theirs, of another owner, left to its owner");
+}
+is(runs('app3'), '0 0', 'app3, not named: nothing');
+is( $node->safe_psql('app3', "SELECT count(*) FROM uuidv7_partitions('events') WHERE period_start > now()"),
+	'0', 'app3: no period made ahead');
+# launcher_pid(): the launcher's process, a child of the postmaster of no
+# database (pg_stat_activity does not list it)
+sub launcher_pid
+{
+	open my $pidfile, '<', $node->data_dir . '/postmaster.pid' or die;
+	chomp(my $postmaster = <$pidfile>);
+	close $pidfile;
+	for my $stat (glob '/proc/[0-9]*/stat')
+	{
+		open my $f, '<', $stat or next;
+		my $line = <$f> // next;
+		my ($pid, $ppid) = $line =~ /^(\d+) \(.*\) \S (\d+)/ or next;
+		next unless $ppid == $postmaster;
+		open my $cmd, '<', "/proc/$pid/cmdline" or next;
+		my $cmdline = <$cmd> // '';
+		return $pid if $cmdline =~ /uuidv7 maintenance launcher/;
+	}
+	return undef;
+}
+ok(defined launcher_pid(), 'the launcher runs, a background worker of no database');
+is( $node->safe_psql('postgres',
+		"SELECT count(*) FROM pg_stat_activity WHERE usename = 'regress_keeper' AND backend_type = 'client backend'"),
+	'0', 'the workers take no client connection (each is a background worker)');
+
+# after the launcher is killed (a crash: every process restarts), and after a
+# backend crashes, the worker comes back and runs again
+sub runs_after
+{
+	my ($what) = @_;
+	my $before = $node->safe_psql('app1', 'SELECT count(*) FROM uuidv7_maintenance_runs');
+	$what->();
+	$node->poll_query_until('postgres', 'SELECT 1', '1') or die 'no restart';
+	return $node->poll_query_until('app1', "SELECT count(*) > $before FROM uuidv7_maintenance_runs");
+}
+ok( runs_after(
+		sub {
+			kill 'KILL', launcher_pid();
+		}),
+	'the launcher killed: it comes back and runs again');
+ok( runs_after(
+		sub {
+			my $victim = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
+					'-c', 'SELECT pg_sleep(60)' ], '>', \my $out, '2>', \my $err);
+			$node->poll_query_until('postgres',
+				"SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
+			  or die 'no sleeping session';
+			kill 'KILL', $node->safe_psql('postgres', "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'");
+			$victim->finish;
+		}),
+	'a backend crashed: the worker comes back and runs again');
+
+# a fast shutdown stops it (the framework's stop fails if the server does not)
+$node->stop('fast');
+like(slurp_file($node->logfile), qr/database system is shut down\n\z/, 'a fast shutdown stops the launcher and its workers');
+
+done_testing();
