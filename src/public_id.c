@@ -156,7 +156,7 @@ usable_keys(uint64 *generation)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("uuidv7.public_id_scheme changed in the middle of a transaction"),
-				 errdetail("This transaction made or read public ids with scheme \"%s\", which ids of scheme \"%s\" would not match.",
+				 errdetail("This transaction took scheme \"%s\" at its first public id (made, read, or evaluated by the planner), which ids of scheme \"%s\" would not match.",
 						   scheme_name(transaction_scheme), scheme_name(public_id_scheme)),
 				 errhint("Change the scheme between transactions.")));
 	keys = uuidv7_public_id_transaction_keys(generation);

@@ -975,7 +975,8 @@ uuidv7_public_id_transaction_keys(uint64 *generation)
 
 		memcpy(&transaction_keys, keys, sizeof(transaction_keys));
 		transaction_keys_generation = database_keys_generation;
-		transaction_keys_taken = true;
+		/* (no key: nothing taken; the caller refuses, a later call reads) */
+		transaction_keys_taken = transaction_keys.nkeys > 0;
 		session_uses_keys = true;
 	}
 	*generation = transaction_keys_generation;

@@ -701,6 +701,25 @@ like(
 	qr/^[0-9a-f]{8},[0-9a-f]{8} [0-9a-f]{8}$/,
 	'each database sees the fingerprints of its own keys only');
 
+# a database without a key: a call refused for it takes nothing, so that
+# the next, after a savepoint rolled back another scheme, is refused for the
+# same reason, not for a change of scheme (before: "changed in the middle
+# of a transaction", of ids never made)
+write_keys("other $key3");
+reload();
+my $no_key = errors(q{BEGIN;
+	SAVEPOINT a;
+	SET LOCAL uuidv7.public_id_scheme = uuidv47;
+	SELECT uuidv7_to_public('0190a0b1-2c3d-7e4f-8a1b-2c3d4e5f6a7b');
+	ROLLBACK TO a;
+	SELECT uuidv7_to_public('0190a0b1-2c3d-7e4f-8a1b-2c3d4e5f6a7b');
+	ROLLBACK;}, db => 'third');
+is( count_of(qr/ERROR:  no key for public ids in this database/, $no_key) . ' '
+	  . count_of(qr/changed in the middle/, $no_key),
+	'2 0', 'no key, then no key again after a rolled-back SET LOCAL: not a change of scheme');
+write_keys("* $key2", "* $key1", "other $key3");
+reload();
+
 # a plain role's statements are logged as any other's
 errors('/* public_id_keys */ SELECT 1 AS public_id_keys; SELECT 1/0 AS public_id_keys;', user => 'regress_app');
 my $statements = 0;
