@@ -89,7 +89,7 @@ SELECT count(*) > 0 AS made FROM uuidv7_create_partitions('idle', now(), now() +
 SELECT uuidv7_set_partition_policy('idle', ahead => '2 days');
 SELECT severity, object, problem, fix FROM uuidv7_doctor() WHERE object = 'public.idle';
 
-DELETE FROM uuidv7_maintenance_history WHERE parent_name IN ('metrics', 'broken', 'idle');
+DELETE FROM uuidv7_maintenance_history WHERE parent_oid IN ('metrics'::regclass, 'broken'::regclass, 'idle'::regclass);
 DELETE FROM uuidv7_partition_config WHERE parent_name IN ('metrics', 'broken', 'idle');
 DROP TABLE metrics, broken, idle;
 DO $$

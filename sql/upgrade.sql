@@ -42,11 +42,11 @@ LANGUAGE sql AS $$
 		AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = ext)
 $$;
 -- core's names (created on some servers only), the domain's array type and the
--- row types of the extension's tables and views
+-- row and array types of the extension's tables and views
 -- (members from PostgreSQL 17 on) are compared but not counted
 CREATE FUNCTION pg_temp.counted(object text) RETURNS boolean LANGUAGE sql AS $$
 	SELECT object !~ '^function (uuidv7|uuid_extract_timestamp|uuid_extract_version)\(' AND object <> 'type uuid7[]'
-		AND object !~ '^type uuidv7_(partition_config|maintenance_history|partition_policies|maintenance_runs)$'
+		AND object !~ '^type uuidv7_(partition_config|maintenance_history|partition_policies|maintenance_runs)(\[\])?$'
 $$;
 
 CREATE EXTENSION uuidv7_time_ops;
