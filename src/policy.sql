@@ -82,7 +82,7 @@ BEGIN
 	END IF;
 	UPDATE @extschema@.uuidv7_partition_config c
 	SET ahead = given_ahead, keep = given_keep, retire = given_retire, refuse_late_rows = given_refuse
-	WHERE c.parent_schema = checked.parent_schema AND c.parent_name = checked.parent_name;
+	WHERE c.parent_oid = parent;
 END
 $function$;
 

@@ -112,6 +112,17 @@ launcher_sigusr1(SIGNAL_ARGS)
 	errno = save_errno;
 }
 
+/* The configuration read again if a reload was asked for. */
+static void
+reload_if_pending(void)
+{
+	if (ConfigReloadPending)
+	{
+		ConfigReloadPending = false;
+		ProcessConfigFile(PGC_SIGHUP);
+	}
+}
+
 /*
  * The launcher: every interval, the databases named, one after another; a
  * reload takes new settings at the next wake.
@@ -131,11 +142,7 @@ uuidv7_maintenance_launcher_main(Datum main_arg pg_attribute_unused())
 		ListCell   *lc;
 
 		CHECK_FOR_INTERRUPTS();
-		if (ConfigReloadPending)
-		{
-			ConfigReloadPending = false;
-			ProcessConfigFile(PGC_SIGHUP);
-		}
+		reload_if_pending();
 
 		names = pstrdup(maintenance_databases);
 		if (maintenance_role[0] != '\0' && !SplitIdentifierString(names, ',', &databases))
@@ -155,11 +162,7 @@ uuidv7_maintenance_launcher_main(Datum main_arg pg_attribute_unused())
 		pfree(names);
 
 		/* (a reload while the workers ran sets the interval to wait) */
-		if (ConfigReloadPending)
-		{
-			ConfigReloadPending = false;
-			ProcessConfigFile(PGC_SIGHUP);
-		}
+		reload_if_pending();
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 maintenance_interval * 1000L, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
