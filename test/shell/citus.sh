@@ -19,7 +19,9 @@
 #   operators, is one task scanning one partition; uuidv7_partitions,
 #   uuidv7_drop_partitions and the rescue of rows from a DEFAULT partition
 #   work on it; a multi-shard time-range aggregate gives the single-node
-#   answer;
+#   answer; a policy on it runs on the coordinator (CALL
+#   uuidv7_run_maintenance()), its new periods distributed, its old one
+#   dropped, each run recorded, and no worker holds a policy;
 # - a table distributed by its key, a plain uuid with the v7 CHECK: lookups,
 #   updates and deletes by literal and by parameter are one task and correct,
 #   a version 4 id is refused (23514);
@@ -255,6 +257,33 @@ SELECT 'left in default: ' || count(*) FROM events_default;
 SELECT 'rescued partition distributed: ' || count(*) FROM pg_dist_partition WHERE logicalrelid = 'events_p2025_09'::regclass;
 SQL
 
+# a policy on a distributed table, run on the coordinator: periods made
+# ahead are distributed, the old one dropped, each run recorded; the workers
+# hold no policy (their shards are not partitioned tables of the config)
+coord >>"$out" 2>&1 <<'SQL' || true
+SET client_min_messages = warning;
+SET TimeZone = 'America/New_York';
+CREATE TABLE kept (tenant_id int NOT NULL, id uuid7 NOT NULL DEFAULT uuidv7_generate(), PRIMARY KEY (tenant_id, id))
+	PARTITION BY RANGE (id);
+SELECT create_distributed_table('kept', 'tenant_id') IS NULL AS kept_distributed \gset
+SELECT (date_trunc('month', now() AT TIME ZONE 'UTC') - interval '6 months') AT TIME ZONE 'UTC' AS old_month \gset
+SELECT count(*) AS old_made FROM uuidv7_create_partitions('kept', :'old_month', :'old_month'::timestamptz + interval '1 day', '1 month', 'UTC') \gset
+INSERT INTO kept (tenant_id, id) SELECT t, uuidv7_generate_at(:'old_month'::timestamptz + interval '1 hour') FROM generate_series(1, 10) t;
+SELECT uuidv7_set_partition_policy('kept', ahead => '2 months', keep => '3 months') IS NULL AS kept_policy \gset
+\set ON_ERROR_STOP off
+CALL uuidv7_run_maintenance();
+\echo policy run: :LAST_ERROR_SQLSTATE
+CALL uuidv7_run_maintenance();
+SELECT 'policy runs: ' || string_agg(format('%s created %s retired %s error %s', parent, created, retired, coalesce(sqlstate, 'none')), '; ' ORDER BY started_at)
+FROM uuidv7_maintenance_runs;
+SELECT 'policy partitions: ' || count(*) || ' distributed ' || count(d.logicalrelid) || ' from this month ' ||
+	bool_and(p.period_start >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
+FROM uuidv7_partitions('kept') p LEFT JOIN pg_dist_partition d ON d.logicalrelid = p.partition::regclass;
+INSERT INTO kept (tenant_id) SELECT t FROM generate_series(1, 10) t;
+SELECT 'policy rows: ' || count(*) FROM kept;
+SQL
+echo "policy on workers: $(on_workers "SELECT count(*) FROM uuidv7_partition_policies")" >>"$out"
+
 # Citus's own partition management through the casts of uuidv7_time_ops,
 # on a tenant-distributed table keyed by plain uuid with the CHECK; a uuid7
 # column it refuses
@@ -337,6 +366,11 @@ value() { sed -n "s/^$1: //p" "$out"; }
 	[ "$(value "rescued rows")" = 20 ] &&
 	[ "$(value "left in default")" = 0 ] &&
 	[ "$(value "rescued partition distributed")" = 1 ] &&
+	[ "$(value "policy run")" = 00000 ] &&
+	[ "$(value "policy runs")" = "public.kept created 3 retired 1 error none; public.kept created 0 retired 0 error none" ] &&
+	[ "$(value "policy partitions")" = "3 distributed 3 from this month true" ] &&
+	[ "$(value "policy rows")" = 10 ] &&
+	[ "$(value "policy on workers")" = 0 ] &&
 	[ "$(value "citus create_time_partitions")" = true ] &&
 	[ "$(value "citus partitions")" = "6 on month starts true" ] &&
 	[ "$(value "citus partitions after drop_old_time_partitions")" = "4, first last month true" ] &&
