@@ -18,6 +18,7 @@ DECLARE
 	late_rows bigint;
 	grid record;
 	time_ops_schema name;
+	worker_every interval := uuidv7_internal.uuidv7_worker_interval();
 BEGIN
 	-- partitioned tables on a uuid key whose partitions end within a week,
 	-- or before their policy's reach (rows after that go to the DEFAULT
@@ -279,9 +280,10 @@ BEGIN
 		END IF;
 	END IF;
 
-	-- policies: a run that failed, or none for more than a day (no
-	-- scheduler, or a worker that does not run); and the tables whose grid
-	-- cannot be read from their partitions, nor is recorded
+	-- policies: a run that failed, or none for twice the worker's interval
+	-- where the worker maintains this database, for more than a day where
+	-- it does not (a scheduler runs it, daily at least); and the tables whose
+	-- grid cannot be read from their partitions, nor is recorded
 	FOR t IN
 		SELECT p.parent, p.last_run, p.last_run_ok, p.last_error, h.sqlstate
 		FROM @extschema@.uuidv7_partition_policies p
@@ -295,12 +297,25 @@ BEGIN
 			problem := format('its last maintenance run, at %s, failed: %s (SQLSTATE %s)', t.last_run, t.last_error, t.sqlstate);
 			fix := 'fix what the error says, then CALL uuidv7_run_maintenance(); (SELECT * FROM uuidv7_maintenance_runs shows each run)';
 			RETURN NEXT;
-		ELSIF t.last_run IS NULL OR t.last_run < now() - interval '25 hours' THEN
+		ELSIF t.last_run IS NULL OR t.last_run < now() - coalesce(2 * worker_every, interval '25 hours') THEN
 			severity := 'warning';
 			object := t.parent;
 			problem := CASE WHEN t.last_run IS NULL THEN 'it has a policy, but no maintenance run yet'
 							ELSE format('it has a policy, but no maintenance run since %s', t.last_run) END;
-			fix := 'run CALL uuidv7_run_maintenance(); from a scheduler, daily at least (docs/partitioning.md, "Keeping it ahead")';
+			IF worker_every IS NULL THEN
+				fix := 'run CALL uuidv7_run_maintenance(); from a scheduler, daily at least (docs/partitioning.md, "Keeping it ahead")';
+			ELSE
+				problem := problem || format(' (the maintenance worker runs here every %s)', worker_every);
+				SELECT CASE
+						   WHEN w.oid IS NULL THEN format('create the role uuidv7.maintenance_role names (%I), or name another and reload', n.name)
+						   WHEN pg_has_role(w.oid, o.oid, 'USAGE') THEN 'see the server log for the warnings of the uuidv7 maintenance worker'
+						   ELSE format('give uuidv7.maintenance_role the rights of the table''s owner: GRANT %I TO %I', o.rolname, n.name)
+					   END INTO fix
+				FROM pg_class c JOIN pg_roles o ON o.oid = c.relowner,
+					(SELECT current_setting('uuidv7.maintenance_role') AS name) n
+					LEFT JOIN pg_roles w ON w.rolname = n.name
+				WHERE c.oid = t.parent::regclass;
+			END IF;
 			RETURN NEXT;
 		END IF;
 	END LOOP;

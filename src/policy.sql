@@ -214,6 +214,26 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_policy_tables() IS
 'the partitioned tables with a policy that the calling role may alter';
 
+-- The worker's interval where it maintains the current database (uuidv7
+-- preloaded, uuidv7.maintenance_role set, the database named in
+-- uuidv7.maintenance_databases), NULL where it does not (the SQL edition has
+-- no worker): how often the doctor expects a policy's table maintained.
+CREATE FUNCTION uuidv7_internal.uuidv7_worker_interval()
+RETURNS pg_catalog.interval
+--#if c
+AS 'MODULE_PATHNAME', 'uuidv7_worker_interval'
+LANGUAGE C STABLE PARALLEL SAFE;
+--#else
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+	SELECT NULL::interval
+$function$;
+--#endif
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_worker_interval() IS
+'the maintenance worker''s interval where it maintains the current database, NULL where it does not';
+
 -- Maintenance of every table with a policy that the calling role may
 -- alter, each in a transaction of its own (its locks taken in upkeep's
 -- short tries, lock_wait at most), in the order of their names; a NOTICE a

@@ -27,6 +27,7 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/pg_class.h"
+#include "commands/dbcommands.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -46,6 +47,7 @@
 #include "utils/snapmgr.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 #include "utils/varlena.h"
 
 #include "compat.h"
@@ -62,6 +64,9 @@ static char *maintenance_role = NULL;
 
 /* GUC uuidv7.maintenance_interval, in seconds */
 static int	maintenance_interval = 3600;
+
+/* whether the launcher runs: uuidv7 was preloaded (every process knows) */
+static bool launcher_registered = false;
 
 /*
  * Start the worker of one database and wait for it to finish (it takes its
@@ -297,6 +302,40 @@ uuidv7_maintain_as_owner(PG_FUNCTION_ARGS)
 }
 
 /*
+ * uuidv7_internal.uuidv7_worker_interval(): the worker's interval where it
+ * maintains the current database (uuidv7 preloaded, a role set, the
+ * database named as the launcher reads the list), NULL where it does not:
+ * how often a policy's table is maintained, for the doctor.
+ */
+PG_FUNCTION_INFO_V1(uuidv7_worker_interval);
+
+Datum
+uuidv7_worker_interval(PG_FUNCTION_ARGS)
+{
+	char	   *names;
+	List	   *databases = NIL;
+	ListCell   *lc;
+	char	   *current = get_database_name(MyDatabaseId);
+	Interval   *every;
+
+	if (!launcher_registered || maintenance_role[0] == '\0' || current == NULL)
+		PG_RETURN_NULL();
+	names = pstrdup(maintenance_databases);
+	if (!SplitIdentifierString(names, ',', &databases))
+		PG_RETURN_NULL();
+	foreach(lc, databases)
+	{
+		if (strcmp((const char *) lfirst(lc), current) == 0)
+		{
+			every = (Interval *) palloc0(sizeof(Interval));
+			every->time = (int64) maintenance_interval * USECS_PER_SEC;
+			PG_RETURN_INTERVAL_P(every);
+		}
+	}
+	PG_RETURN_NULL();
+}
+
+/*
  * Define the settings and, when preloaded, register the launcher.  Called
  * once per load.
  */
@@ -341,4 +380,5 @@ uuidv7_worker_init(void)
 	snprintf(worker.bgw_name, BGW_MAXLEN, "uuidv7 maintenance launcher");
 	snprintf(worker.bgw_type, BGW_MAXLEN, "uuidv7 maintenance launcher");
 	RegisterBackgroundWorker(&worker);
+	launcher_registered = true;
 }

@@ -129,6 +129,8 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_internal.uuidv7_policy_tables
 
+--#object uuidv7_internal.uuidv7_worker_interval
+
 --#object uuidv7_run_maintenance
 
 --#object uuidv7_policy_views

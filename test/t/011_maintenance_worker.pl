@@ -5,7 +5,8 @@
 # by uuidv7.maintenance_databases (a third is not), as the role
 # uuidv7.maintenance_role names: periods made ahead and retired, on its
 # interval, each run recorded; a table of another owner left to its owner;
-# nothing in a database without the extension; a worker's slot is a
+# nothing in a database without the extension; the doctor expects runs on
+# the worker's interval where it runs; a worker's slot is a
 # background worker's, never a client connection's; after the launcher is
 # killed, and after a backend crashes, it comes back and runs again; a fast
 # shutdown stops it.
@@ -76,6 +77,22 @@ for my $db ('app1', 'App 2')
 is(runs('app3'), '0 0', 'app3, not named: nothing');
 is( $node->safe_psql('app3', "SELECT count(*) FROM uuidv7_partitions('events') WHERE period_start > now()"),
 	'0', 'app3: no period made ahead');
+# the doctor expects a run on the worker's interval where the worker runs
+# (app1: theirs, which the worker's role may not alter, last run an hour
+# ago), daily where it does not (app3, not named)
+for my $db ('app1', 'app3')
+{
+	$node->safe_psql($db, q{
+		SET ROLE regress_other;
+		INSERT INTO uuidv7_maintenance_history (parent_schema, parent_name, parent_oid, started_at, duration)
+		VALUES ('public', 'theirs', 'theirs'::regclass, now() - interval '1 hour', '1 second');});
+}
+my $overdue = q{SELECT problem || ' / ' || fix FROM uuidv7_doctor() WHERE object = 'public.theirs' AND problem LIKE '%maintenance run%'};
+like(
+	$node->safe_psql('app1', $overdue),
+	qr/^it has a policy, but no maintenance run since .* \(the maintenance worker runs here every 00:00:01\) \/ give uuidv7\.maintenance_role the rights of the table's owner: GRANT regress_other TO regress_keeper$/,
+	'app1: the doctor finds a policy not run for twice the worker\'s interval, and names the grant');
+is($node->safe_psql('app3', $overdue), '', 'app3, where the worker does not run: an hour without a run is no finding');
 # launcher_pid(): the launcher's process, a child of the postmaster of no
 # database (pg_stat_activity does not list it)
 sub launcher_pid
