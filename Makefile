@@ -10,7 +10,7 @@ MODULE_big = uuidv7
 OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 	src/bounds.o src/domain.o src/partition.o src/partitions.o src/base32.o src/textform.o \
 	src/operators.o src/aggregate.o src/public_id.o src/public_id_keys.o src/ff1.o src/siphash.o \
-	src/lifecycle.o src/comparison.o src/plantime.o src/worker.o
+	src/lifecycle.o src/comparison.o src/plantime.o src/worker.o src/progress.o
 
 # The SQL of each concern stands beside its C in src/ (src/generate.sql
 # beside src/generate.c), both editions' versions of an object together
@@ -20,7 +20,7 @@ OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 # versions keep their scripts in src/released/, as they were released (the
 # upgrade test walks them).
 UUIDV7_SOURCES = $(addprefix src/,uuidv7.sql time.sql generate.sql extract.sql bounds.sql \
-	domain.sql aggregate.sql compat.sql grid.sql partition.sql lifecycle.sql adopt.sql policy.sql \
+	domain.sql aggregate.sql compat.sql progress.sql grid.sql partition.sql lifecycle.sql adopt.sql policy.sql \
 	doctor.sql textform.sql comparison.sql public_id.sql)
 TIME_OPS_SOURCES = src/operators.sql
 UPDATES = $(patsubst $(src)src/update/%,build/%,$(wildcard $(src)src/update/*.sql))

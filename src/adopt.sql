@@ -567,6 +567,7 @@ BEGIN
 			rule_check := left(rule_check, -1);
 		END LOOP;
 		IF plain_uuid THEN
+			PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', tbl, 'reading every key for version 7');
 			RAISE NOTICE 'uuidv7_adopt_table: reading every key of % for version 7 (a scan, beside reads and writes)', tbl;
 			EXECUTE format('SELECT count(*) FROM %s WHERE @extschema@.uuidv7_timestamp(%I) IS NULL', tbl, key_column)
 				INTO not_v7;
@@ -586,6 +587,7 @@ BEGIN
 				PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 			END IF;
 			PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+			PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', tbl, format('validating %I', rule_check));
 			RAISE NOTICE 'uuidv7_adopt_table: validating % of % (a scan, beside reads and writes)', quote_ident(rule_check), tbl;
 			EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', tbl, rule_check);
 			COMMIT;
@@ -611,6 +613,7 @@ BEGIN
 			upper_time := @extschema@.uuidv7_timestamp(upper_bound);
 		END IF;
 		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', tbl, 'validating the bounds (uuidv7_adopt_bounds)');
 		RAISE NOTICE 'uuidv7_adopt_table: validating the bounds of % (a scan, beside reads and writes)', tbl;
 		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT uuidv7_adopt_bounds', tbl);
 		COMMIT;
@@ -629,6 +632,7 @@ BEGIN
 			nullif(format('foreign keys: %s', (SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND (conrelid = tbl OR confrelid = tbl)
 												AND conparentid = 0)), 'foreign keys: 0'))
 		INTO carried;
+		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', tbl, 'swapping in the partitioned table');
 		parent := uuidv7_internal.uuidv7_adopt_swap(tbl, key_column, lower_bound, upper_bound, lock_wait);
 		RAISE NOTICE '%', format('uuidv7_adopt_table: %s is partitioned by %I, its rows the partition %s%s',
 								 parent, key_column, tbl, coalesce('; moved to it: ' || nullif(carried, ''), ''));
@@ -696,6 +700,8 @@ BEGIN
 	FOR i IN 1..coalesce(array_length(their_keys, 1), 0) LOOP
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[their_keys[i][1]::regclass], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', parent,
+													 format('validating foreign key %I of %s', their_keys[i][2], their_keys[i][1]));
 		RAISE NOTICE 'uuidv7_adopt_table: validating foreign key % of % (a scan beside writers)', quote_ident(their_keys[i][2]), their_keys[i][1];
 		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', their_keys[i][1], their_keys[i][2]);
 		COMMIT;

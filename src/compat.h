@@ -110,6 +110,71 @@
 #define UUIDV7_ROLE_READ_ALL_SETTINGS DEFAULT_ROLE_READ_ALL_SETTINGS
 #endif
 
+/* the role that reads every backend's activity: its name since PostgreSQL 14 */
+#if PG_VERSION_NUM >= 140000
+#define UUIDV7_ROLE_READ_ALL_STATS ROLE_PG_READ_ALL_STATS
+#else
+#define UUIDV7_ROLE_READ_ALL_STATS DEFAULT_ROLE_READ_ALL_STATS
+#endif
+
+/* a backend's number among MaxBackends, from 0: MyProcNumber since PostgreSQL 17 */
+#if PG_VERSION_NUM >= 170000
+#define uuidv7_my_backend_index() ((int) MyProcNumber)
+#else
+#define uuidv7_my_backend_index() ((int) MyBackendId - 1)
+#endif
+
+/*
+ * MaxBackends, which before PostgreSQL 15 a preloaded library asking for
+ * shared memory reads before it is computed: the same sum.
+ */
+#if PG_VERSION_NUM >= 150000
+#define uuidv7_max_backends() MaxBackends
+#else
+#define uuidv7_max_backends() \
+	(MaxConnections + autovacuum_max_workers + 1 + max_worker_processes + max_wal_senders)
+#endif
+
+/*
+ * A segment of the dynamic shared memory registry (PostgreSQL 17): its
+ * initializer takes an argument since 19
+ */
+#if PG_VERSION_NUM >= 190000
+#define UUIDV7_DSM_INIT_ARGS void *ptr, void *arg pg_attribute_unused()
+#define uuidv7_get_named_dsm_segment(name, size, init, found) GetNamedDSMSegment(name, size, init, found, NULL)
+#else
+#define UUIDV7_DSM_INIT_ARGS void *ptr
+#define uuidv7_get_named_dsm_segment(name, size, init, found) GetNamedDSMSegment(name, size, init, found)
+#endif
+
+/*
+ * InitMaterializedSRF() (a set-returning function's result as a tuplestore)
+ * is PostgreSQL 15's; before, the same steps (for the files that include
+ * funcapi.h).
+ */
+#if PG_VERSION_NUM < 150000 && defined(FUNCAPI_H)
+#include "miscadmin.h"
+static inline void
+InitMaterializedSRF(FunctionCallInfo fcinfo, bits32 flags pg_attribute_unused())
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	TupleDesc	tupdesc;
+	MemoryContext old;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) || !(rsinfo->allowedModes & SFRM_Materialize))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("materialize mode required, but it is not allowed in this context")));
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setResult = tuplestore_begin_heap(true, false, work_mem);
+	rsinfo->setDesc = CreateTupleDescCopy(tupdesc);
+	MemoryContextSwitchTo(old);
+}
+#endif
+
 /*
  * copyObject() is typeof_unqual() (C23) in PostgreSQL 19's headers where
  * the server's compiler has it; copyObjectImpl() is the same copy for any

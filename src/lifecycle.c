@@ -373,6 +373,8 @@ move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
 	int64		moved = 0;
 	int64		moved_dead = 0;
 	TargetConstraints *constraints;
+	BlockNumber last_block = InvalidBlockNumber;
+	int64		blocks_read = 0;
 
 	key_column = get_attnum(default_oid, key_name);
 	if (key_column < 1)
@@ -411,14 +413,25 @@ move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
 	isnull = palloc(sizeof(bool) * old_desc->natts);
 
 	scan = uuidv7_table_beginscan_any(old_heap);
+	uuidv7_progress_phase(psprintf("moving rows of %s into %s", qualified_name(default_oid), qualified_name(target_oid)));
 	while ((tuple = heap_getnext(scan, ForwardScanDirection)) != NULL)
 	{
 		Buffer		buffer = ((HeapScanDesc) scan)->rs_cbuf;
+		BlockNumber block = ((HeapScanDesc) scan)->rs_cblock;
 		bool		dead = false;
 		bool		live = false;
 		HeapTuple	copy;
 
 		CHECK_FOR_INTERRUPTS();
+		if (block != last_block)
+		{
+			/*
+			 * (a block begun: the ones before it read; a synchronized scan
+			 * may begin anywhere)
+			 */
+			uuidv7_progress_read(blocks_read++, ((HeapScanDesc) scan)->rs_nblocks, moved);
+			last_block = block;
+		}
 
 		LockBuffer(buffer, BUFFER_LOCK_SHARE);
 		switch (HeapTupleSatisfiesVacuum(tuple, oldest_xmin, buffer))
@@ -474,6 +487,7 @@ move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
 		}
 		heap_freetuple(copy);
 	}
+	uuidv7_progress_read(((HeapScanDesc) scan)->rs_nblocks, ((HeapScanDesc) scan)->rs_nblocks, moved);
 	table_endscan(scan);
 
 	end_heap_rewrite(kept_rewrite);
@@ -489,12 +503,14 @@ move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
 	/* the rows keep their transaction ids: the target's horizons follow */
 	lower_frozen_horizons(target_oid, freeze_xid, cutoff_multi);
 	/* the target's indexes, their uniqueness checked, and who may use them */
+	uuidv7_progress_phase(psprintf("building the indexes of %s", qualified_name(target_oid)));
 	uuidv7_reindex_relation(target_oid, REINDEX_REL_CHECK_CONSTRAINTS);
 	if (moved_dead > 0)
 		mark_indexes_checkxmin(target);
 	table_close(target, NoLock);
 
 	/* DEFAULT takes the heap of the rows that stay, and rebuilds its indexes */
+	uuidv7_progress_phase(psprintf("rebuilding %s with the rows that stay", qualified_name(default_oid)));
 	uuidv7_finish_heap_swap(default_oid, kept_oid, freeze_xid, cutoff_multi, relpersistence);
 
 	return moved;

@@ -326,6 +326,7 @@ BEGIN
 	END IF;
 	-- the parent checked first, by an assignment (an error names no SQL of ours)
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
+	PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_create_partitions', parent, 'waiting for upkeep''s turn on the table');
 	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 
 	-- the table's grid, read under the lock, recorded the first time (by a
@@ -401,6 +402,8 @@ BEGIN
 						  END;
 		END IF;
 
+		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_create_partitions', parent,
+													 format('making %s', part.partition_name));
 		-- the period's table, standalone, as the partition will be: indexes
 		-- that ATTACH then attaches instead of building, the parent's CHECK
 		-- constraints as the parent has them (NOT VALID ones NOT VALID, since
@@ -440,6 +443,8 @@ BEGIN
 			  UNION SELECT c.conrelid FROM pg_constraint c
 			  WHERE c.confrelid = parent AND c.contype = 'f' AND c.conparentid = 0) t
 		WHERE t.rel <> parent;
+		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_create_partitions', parent,
+													 'waiting for the table and its DEFAULT partition');
 		-- (a DEFAULT that is itself partitioned: its partitions too, which
 		-- ATTACH locks as it scans them)
 		SELECT coalesce(array_agg(t.relid ORDER BY t.level, t.relid), '{}') INTO below
@@ -457,6 +462,8 @@ BEGIN
 		END IF;
 		FOR j IN 1..array_length(pending, 1) LOOP
 			slot := pending[j];
+			PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_create_partitions', parent,
+														 format('attaching %s', out_name[slot]));
 			IF distributed THEN
 				out_moved[slot] := uuidv7_internal.uuidv7_copy_waiting_rows(default_partition, out_name[slot]::regclass,
 																		 key_column, pending_lo[j], pending_hi[j]);
@@ -520,6 +527,7 @@ DECLARE
 BEGIN
 	-- the parent checked first, by an assignment (an error names no SQL of ours)
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
+	PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent, 'waiting for upkeep''s turn on the table');
 	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 	SELECT nullif(partdefid, 0)::regclass INTO default_partition
 	FROM pg_partitioned_table WHERE partrelid = parent;
@@ -554,6 +562,8 @@ BEGIN
 		-- partition: taken in short tries, all at once, so that waiting never
 		-- holds back the queue behind, nor holds the parent while it waits
 		-- for a session that reads a partition by its name
+		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent,
+													 'waiting for the table and the partitions it retires');
 		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(
 			ARRAY[parent, CASE WHEN wanted_check IS NOT NULL THEN default_partition END] || retired || below,
 			array_fill('ACCESS EXCLUSIVE'::text, ARRAY[2 + cardinality(retired) + cardinality(below)]), lock_wait);
@@ -563,6 +573,8 @@ BEGIN
 		WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut
 	LOOP
 		partition := old.child::text;
+		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent,
+													 format(CASE WHEN detach_only THEN 'detaching %s' ELSE 'dropping %s' END, old.child));
 		IF detach_only THEN
 			EXECUTE format('ALTER TABLE %s DETACH PARTITION %s', parent, old.child);
 			action := 'detached';

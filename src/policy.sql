@@ -254,8 +254,11 @@ BEGIN
 		RAISE EXCEPTION 'uuidv7_run_maintenance() takes no NULL argument'
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	FOR t IN SELECT p AS parent FROM uuidv7_internal.uuidv7_policy_tables() p LOOP
+	FOR t IN SELECT p AS parent, count(*) OVER () AS tables, row_number() OVER () AS k
+			 FROM uuidv7_internal.uuidv7_policy_tables() p LOOP
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_run_maintenance', t.parent,
+													 pg_catalog.format('table %s of %s', t.k, t.tables));
 		r := uuidv7_internal.uuidv7_maintain_as_owner(t.parent, lock_wait);
 		IF r IS NULL THEN
 			-- (dropped since it was listed)

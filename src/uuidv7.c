@@ -27,6 +27,7 @@ _PG_init(void)
 	uuidv7_public_id_init();
 	uuidv7_plantime_init();
 	uuidv7_worker_init();
+	uuidv7_progress_init();
 	/* (after every setting is defined: this drops unknown uuidv7.* ones) */
 	MarkGUCPrefixReserved("uuidv7");
 }

@@ -197,6 +197,12 @@ extern void uuidv7_plantime_init(void);
 extern int64 uuidv7_unix_us_from_timestamptz(TimestampTz ts);
 pg_noreturn extern void uuidv7_report_out_of_range(void);
 
+/* progress.c */
+extern void uuidv7_progress_init(void);
+extern void uuidv7_progress_step(const char *command, Oid relid, const char *phase);
+extern void uuidv7_progress_phase(const char *phase);
+extern void uuidv7_progress_read(int64 blocks_done, int64 blocks_total, int64 rows_moved);
+
 /* public_id.c */
 extern void uuidv7_public_id_init(void);
 

@@ -227,10 +227,13 @@ uuidv7_maintenance_worker_main(Datum main_arg pg_attribute_unused())
 		Datum		args[1] = {ObjectIdGetDatum(table)};
 
 		CHECK_FOR_INTERRUPTS();
+		SetCurrentStatementStartTimestamp();
 		StartTransactionCommand();
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
 		pgstat_report_activity(STATE_RUNNING, "uuidv7 maintenance: a table's policy");
+		uuidv7_progress_step("uuidv7 maintenance worker", table,
+							 psprintf("table %d of %d", foreach_current_index(lc) + 1, list_length(tables)));
 
 		/*
 		 * (as its owner; a table dropped since is skipped; an error is

@@ -116,6 +116,14 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_adopt_table
 
+-- progress: how far a long call of upkeep is
+
+--#object uuidv7_internal.uuidv7_progress_step
+
+--#object uuidv7_internal.uuidv7_progress
+
+--#object uuidv7_progress_view
+
 -- policies: periods kept ahead and retired by one call a table, run by one
 -- entry point that records each run
 
