@@ -20,6 +20,13 @@ INSERT INTO metrics VALUES (uuidv7_generate_at(date_trunc('day', now()) + interv
 
 -- bad input
 SELECT uuidv7_set_partition_policy('metrics', ahead => '-1 day');
+-- (positive as intervals compare, a year counting 360 days, but a keep of
+-- '-1 year 361 days' cuts four days after now: refused, and so is a record
+-- of one written straight into the configuration)
+SELECT interval '-1 year 361 days' > interval '0' AS compares_positive;
+SELECT uuidv7_set_partition_policy('metrics', keep => '-1 year 361 days');
+SELECT uuidv7_set_partition_policy('metrics', ahead => '1 mon -29 days');
+UPDATE uuidv7_partition_config SET keep = '-1 year 361 days' WHERE parent_name = 'metrics';
 SELECT uuidv7_set_partition_policy('metrics', keep => '5 days', retire => 'archive');
 SELECT uuidv7_set_partition_policy('metrics', retire => NULL);
 SELECT uuidv7_set_partition_policy('metrics', ahead => '3 days', step => '1 month', zone => 'UTC');

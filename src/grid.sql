@@ -169,12 +169,28 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_on_calendar(pg_catalog.timestamptz, pg_catalog.interval, pg_catalog.text) IS
 'whether a time starts a period of the calendar''s grid of a step in a time zone';
 
+-- Whether an interval has a negative part (months, days or time): such a
+-- one may compare as positive (a year counts 360 days there) and still move
+-- a time back: now() - '-1 year 361 days' is after now.
+CREATE FUNCTION uuidv7_internal.uuidv7_has_negative_part(value pg_catalog.interval)
+RETURNS pg_catalog.bool
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+	SELECT m < 0 OR d < 0 OR value - make_interval(months => m::int, days => d::int) < interval '0'
+	FROM (SELECT extract(year FROM value) * 12 + extract(month FROM value) AS m, extract(day FROM value) AS d) parts
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_has_negative_part(pg_catalog.interval) IS
+'whether an interval has a negative part (months, days or time)';
+
 -- A record (of uuidv7_partition_config, or of uuidv7_maintenance_history)
 -- made or changed by a role that may not alter its table is refused, as
 -- ALTER TABLE would be (42501): the grid decides the table's partitions.  A
 -- new record is of a partitioned table that exists, whose OID it takes (a
 -- restored table's is another), with a step, zone and anchor a grid can
--- have, or a run that started before now (22023).  A record of a table
+-- have and a policy of no negative part, or a run that started before now
+-- (22023).  A record of a table
 -- that is no more (dropped since) any role may remove or replace.
 CREATE FUNCTION uuidv7_internal.uuidv7_partition_config_check()
 RETURNS trigger
@@ -185,8 +201,6 @@ DECLARE
 	config boolean := TG_TABLE_NAME = 'uuidv7_partition_config';
 	parent oid;
 	owner oid;
-	months int8;
-	days int8;
 BEGIN
 	IF TG_OP <> 'INSERT' THEN
 		-- (the table of the record's OID, under whatever name it has now)
@@ -218,11 +232,14 @@ BEGIN
 		END IF;
 		RETURN NEW;
 	END IF;
-	months := extract(year FROM NEW.step) * 12 + extract(month FROM NEW.step);
-	days := extract(day FROM NEW.step);
-	IF months < 0 OR days < 0 OR NEW.step - make_interval(months => months::int, days => days::int) < interval '0' THEN
+	IF uuidv7_internal.uuidv7_has_negative_part(NEW.step) THEN
 		RAISE EXCEPTION 'step must not have a negative part'
 			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The step is "%s".', NEW.step);
+	END IF;
+	IF uuidv7_internal.uuidv7_has_negative_part(NEW.ahead) OR uuidv7_internal.uuidv7_has_negative_part(NEW.keep) THEN
+		RAISE EXCEPTION 'ahead and keep must not have a negative part'
+			USING ERRCODE = 'invalid_parameter_value',
+				  DETAIL = format('They are "%s" and "%s".', NEW.ahead, NEW.keep);
 	END IF;
 	IF NOT isfinite(NEW.anchor) THEN
 		RAISE EXCEPTION 'anchor must be a finite time'

@@ -70,9 +70,11 @@ BEGIN
 		RAISE EXCEPTION 'retire must be "drop" or "detach"'
 			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('It is "%s".', given_retire);
 	END IF;
-	IF given_ahead <= interval '0' OR given_keep <= interval '0' THEN
+	IF given_ahead <= interval '0' OR given_keep <= interval '0'
+		OR uuidv7_internal.uuidv7_has_negative_part(given_ahead) OR uuidv7_internal.uuidv7_has_negative_part(given_keep) THEN
 		RAISE EXCEPTION 'ahead and keep must be positive intervals'
-			USING ERRCODE = 'invalid_parameter_value';
+			USING ERRCODE = 'invalid_parameter_value',
+				  DETAIL = 'No part of either (months, days, time) may be negative.';
 	END IF;
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
 	PERFORM uuidv7_internal.uuidv7_must_own(parent);
@@ -124,7 +126,8 @@ BEGIN
 			SELECT count(*) FILTER (WHERE p.created), coalesce(sum(p.moved), 0) INTO created, moved
 			FROM @extschema@.uuidv7_create_partitions(parent, now(), upto, lock_wait => lock_wait) p;
 		END IF;
-		IF policy.keep IS NOT NULL THEN
+		-- (never a cut after now, whatever the record says)
+		IF policy.keep IS NOT NULL AND now() - policy.keep < now() THEN
 			SELECT count(*) FILTER (WHERE d.action IN ('dropped', 'detached')) INTO retired
 			FROM @extschema@.uuidv7_drop_partitions(parent, now() - policy.keep, policy.retire = 'detach',
 													policy.refuse_late_rows, lock_wait) d;

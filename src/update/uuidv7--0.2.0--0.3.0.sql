@@ -60,6 +60,8 @@ $leakproof$;
 
 --#object uuidv7_internal.uuidv7_on_calendar
 
+--#object uuidv7_internal.uuidv7_has_negative_part
+
 --#object uuidv7_internal.uuidv7_partition_config_check
 
 --#object uuidv7_partition_config
