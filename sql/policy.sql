@@ -74,6 +74,19 @@ SELECT parent, last_run_ok FROM uuidv7_partition_policies ORDER BY parent;
 SELECT severity, object, problem LIKE 'its last maintenance run, at %, failed: relation public.broken_p% already exists %(SQLSTATE 42P07)' AS named, fix
 FROM uuidv7_doctor() WHERE object = 'public.broken' ORDER BY severity;
 
+-- a role that may not read a table learns nothing of its runs, not even
+-- through a function of its own that the planner would run first (the
+-- views are security barriers)
+CREATE ROLE regress_policy_peeker;
+SET ROLE regress_policy_peeker;
+CREATE FUNCTION pg_temp.peek(t text) RETURNS bool LANGUAGE plpgsql COST 0.0000001
+	AS $$ BEGIN RAISE NOTICE 'peeked: %', left(t, 20); RETURN true; END $$;
+SELECT count(*) FROM uuidv7_maintenance_runs WHERE pg_temp.peek(error);
+SELECT count(*) FROM uuidv7_partition_policies WHERE pg_temp.peek(last_error);
+DROP FUNCTION pg_temp.peek(text);
+RESET ROLE;
+DROP ROLE regress_policy_peeker;
+
 -- a role runs the policies of the tables it may alter, and only those
 CREATE ROLE regress_policy_other;
 GRANT regress_policy_other TO CURRENT_USER;

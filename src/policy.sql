@@ -281,10 +281,12 @@ COMMENT ON PROCEDURE uuidv7_run_maintenance(pg_catalog.interval) IS
 'run the policy of every partitioned table that has one and that the calling role may alter, each in a transaction of its own, recording each run';
 
 -- The policies, with each table's last run, and the recent history of
--- maintenance, newest first: of the tables the calling role may read.
+-- maintenance, newest first: of the tables the calling role may read
+-- (security barriers: a function of the caller's in a condition sees no
+-- row of another table first).
 DO $uuidv7_policy_views$
 BEGIN
-	CREATE OR REPLACE VIEW @extschema@.uuidv7_partition_policies AS
+	CREATE OR REPLACE VIEW @extschema@.uuidv7_partition_policies WITH (security_barrier) AS
 		SELECT pg_catalog.format('%I.%I', n.nspname, c.relname) AS parent,
 			p.step, p.zone, p.ahead, p.keep, p.retire, p.refuse_late_rows,
 			l.started_at AS last_run, CASE WHEN l.started_at IS NOT NULL THEN l.sqlstate IS NULL END AS last_run_ok,
@@ -302,7 +304,7 @@ BEGIN
 	'the partitioned tables with a policy that the calling role may read: their grid, how far ahead periods are made and how long they are kept, and their last maintenance run';
 	GRANT SELECT ON @extschema@.uuidv7_partition_policies TO PUBLIC;
 
-	CREATE OR REPLACE VIEW @extschema@.uuidv7_maintenance_runs AS
+	CREATE OR REPLACE VIEW @extschema@.uuidv7_maintenance_runs WITH (security_barrier) AS
 		SELECT pg_catalog.format('%I.%I', n.nspname, c.relname) AS parent,
 			h.started_at, h.duration, h.created, h.retired, h.moved, h.sqlstate, h.error
 		FROM @extschema@.uuidv7_maintenance_history h
