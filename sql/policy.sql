@@ -30,6 +30,7 @@ UPDATE uuidv7_partition_config SET keep = '-1 year 361 days' WHERE parent_name =
 SELECT uuidv7_set_partition_policy('metrics', keep => '5 days', retire => 'archive');
 SELECT uuidv7_set_partition_policy('metrics', retire => NULL);
 SELECT uuidv7_set_partition_policy('metrics', ahead => '3 days', step => '1 month', zone => 'UTC');
+CALL uuidv7_run_maintenance('-1 minute');
 BEGIN;
 CALL uuidv7_run_maintenance();
 ROLLBACK;
@@ -109,9 +110,51 @@ SELECT count(*) > 0 AS made FROM uuidv7_create_partitions('idle', now(), now() +
 SELECT uuidv7_set_partition_policy('idle', ahead => '2 days');
 SELECT severity, object, problem, fix FROM uuidv7_doctor() WHERE object = 'public.idle';
 
+-- a table whose code raises what OTHERS does not catch (a cancel, a failed
+-- assertion), or renames the table in its run, stops no other table's run
+CREATE TABLE hostile_a (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+CREATE TABLE hostile_a_default PARTITION OF hostile_a DEFAULT;
+CREATE TABLE hostile_b (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+CREATE TABLE hostile_b_default PARTITION OF hostile_b DEFAULT;
+CREATE TABLE hostile_c (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+CREATE TABLE hostile_c_default PARTITION OF hostile_c DEFAULT;
+-- (each evaluated when its waiting row moves into tomorrow's partition,
+-- whose index is built then)
+CREATE FUNCTION hostile_rename() RETURNS void LANGUAGE sql
+	AS $$ ALTER TABLE public.hostile_c RENAME TO hostile_c_renamed $$;
+CREATE FUNCTION hostile(v int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+	IF v = 1 AND current_setting('regress.hostile', true) = 'on' THEN
+		RAISE SQLSTATE '57014' USING MESSAGE = 'not a real cancel';
+	ELSIF v = 2 AND current_setting('regress.hostile', true) = 'on' THEN
+		ASSERT false, 'a failed assertion';
+	ELSIF v = 3 AND current_setting('regress.hostile', true) = 'on' THEN
+		PERFORM public.hostile_rename();
+	END IF;
+	RETURN v;
+END
+$$;
+CREATE INDEX ON hostile_a (hostile(v));
+CREATE INDEX ON hostile_b (hostile(v));
+CREATE INDEX ON hostile_c (hostile(v));
+INSERT INTO hostile_a VALUES (uuidv7_generate_at(date_trunc('day', now()) + interval '1 day 1 hour'), 1);
+INSERT INTO hostile_b VALUES (uuidv7_generate_at(date_trunc('day', now()) + interval '1 day 1 hour'), 2);
+INSERT INTO hostile_c VALUES (uuidv7_generate_at(date_trunc('day', now()) + interval '1 day 1 hour'), 3);
+SELECT count(uuidv7_set_partition_policy(t, ahead => '2 days', step => '1 day', zone => 'UTC'))
+FROM unnest('{hostile_a, hostile_b, hostile_c, idle}'::regclass[]) t;
+DELETE FROM uuidv7_maintenance_history;
+SET regress.hostile = on;
+SET client_min_messages = error;
+CALL uuidv7_run_maintenance();
+SET client_min_messages = notice;
+RESET regress.hostile;
+SELECT parent, sqlstate, error FROM uuidv7_maintenance_runs ORDER BY parent;
+
 DELETE FROM uuidv7_maintenance_history WHERE parent_oid IN ('metrics'::regclass, 'broken'::regclass, 'idle'::regclass);
-DELETE FROM uuidv7_partition_config WHERE parent_name IN ('metrics', 'broken', 'idle');
-DROP TABLE metrics, broken, idle;
+DELETE FROM uuidv7_maintenance_history WHERE parent_oid IN ('hostile_a'::regclass, 'hostile_b'::regclass, 'hostile_c_renamed'::regclass);
+DELETE FROM uuidv7_partition_config WHERE parent_name IN ('metrics', 'broken', 'idle', 'hostile_a', 'hostile_b', 'hostile_c');
+DROP TABLE metrics, broken, idle, hostile_a, hostile_b, hostile_c_renamed;
+DROP FUNCTION hostile(int), hostile_rename();
 DO $$
 DECLARE t regclass;
 BEGIN

@@ -132,16 +132,23 @@ BEGIN
 			FROM @extschema@.uuidv7_drop_partitions(parent, now() - policy.keep, policy.retire = 'detach',
 													policy.refuse_late_rows, lock_wait) d;
 		END IF;
-	EXCEPTION WHEN OTHERS THEN
+	-- (also a cancel, by a user or a timeout, or a failed assertion, which
+	-- OTHERS leaves out: as autovacuum's, a cancel stops this table's run,
+	-- and the next table's comes; a table's code raising one stops no other)
+	EXCEPTION WHEN OTHERS OR query_canceled OR assert_failure THEN
 		GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, error_message = MESSAGE_TEXT;
 		created := 0;
 		retired := 0;
 		moved := 0;
 	END;
+	-- (recorded under the table's name now: its code may have renamed it;
+	-- nothing where it dropped it)
 	INSERT INTO @extschema@.uuidv7_maintenance_history AS h
 		(parent_schema, parent_name, parent_oid, started_at, duration, created, retired, moved, sqlstate, error)
-	VALUES (checked.parent_schema, checked.parent_name, parent, started, clock_timestamp() - started,
-			created, retired, moved, error_code, error_message);
+	SELECT n.nspname, c.relname, parent, started, clock_timestamp() - started,
+		created, retired, moved, error_code, error_message
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	WHERE c.oid = parent;
 	-- (30 days of its runs kept, and none of a table that is no more)
 	DELETE FROM @extschema@.uuidv7_maintenance_history h
 	WHERE h.started_at < now() - interval '30 days'
@@ -248,6 +255,8 @@ AS $procedure$
 DECLARE
 	t record;
 	r record;
+	escaped_code text;
+	escaped_message text;
 BEGIN
 	-- (before anything else: the caller's search_path must not choose the
 	-- functions and operators this calls)
@@ -257,12 +266,25 @@ BEGIN
 		RAISE EXCEPTION 'uuidv7_run_maintenance() takes no NULL argument'
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
+	IF lock_wait < interval '0' OR uuidv7_internal.uuidv7_has_negative_part(lock_wait) THEN
+		RAISE EXCEPTION 'lock_wait must not be negative'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('It is "%s".', lock_wait);
+	END IF;
 	FOR t IN SELECT p AS parent, count(*) OVER () AS tables, row_number() OVER () AS k
 			 FROM uuidv7_internal.uuidv7_policy_tables() p LOOP
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_run_maintenance', t.parent,
 													 pg_catalog.format('table %s of %s', t.k, t.tables));
-		r := uuidv7_internal.uuidv7_maintain_as_owner(t.parent, lock_wait);
+		-- (what escapes a table's run, its record refused, the owner's
+		-- rights lost since the list was read, is told, and the next table's
+		-- run comes)
+		BEGIN
+			r := uuidv7_internal.uuidv7_maintain_as_owner(t.parent, lock_wait);
+		EXCEPTION WHEN OTHERS OR query_canceled OR assert_failure THEN
+			GET STACKED DIAGNOSTICS escaped_code = RETURNED_SQLSTATE, escaped_message = MESSAGE_TEXT;
+			SELECT 0 AS created, 0 AS retired, 0::int8 AS moved, escaped_code AS error_code,
+				escaped_message AS error_message INTO r;
+		END;
 		IF r IS NULL THEN
 			-- (dropped since it was listed)
 			NULL;

@@ -47,6 +47,7 @@
 #include "utils/snapmgr.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/timeout.h"
 #include "utils/timestamp.h"
 #include "utils/varlena.h"
 
@@ -64,6 +65,9 @@ static char *maintenance_role = NULL;
 
 /* GUC uuidv7.maintenance_interval, in seconds */
 static int	maintenance_interval = 3600;
+
+/* GUC uuidv7.maintenance_table_timeout, in milliseconds (0: none) */
+static int	maintenance_table_timeout = 600000;
 
 /* whether the launcher runs: uuidv7 was preloaded (every process knows) */
 static bool launcher_registered = false;
@@ -175,6 +179,65 @@ uuidv7_maintenance_launcher_main(Datum main_arg pg_attribute_unused())
 }
 
 /*
+ * One table's maintenance, in a transaction of its own, as its owner, within
+ * uuidv7.maintenance_table_timeout (as statement_timeout bounds a
+ * statement): the table's code cannot hold the worker, and with it the
+ * other tables and databases, for longer.  An error is recorded by the
+ * helper, and told here, as CALL uuidv7_run_maintenance() tells it; one
+ * that escapes it is told, and the next table's run comes.
+ */
+static void
+maintain_table(Oid table, int k, int n)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		args[1] = {ObjectIdGetDatum(table)};
+	MemoryContext caller = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		SPI_connect();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		pgstat_report_activity(STATE_RUNNING, "uuidv7 maintenance: a table's policy");
+		uuidv7_progress_step("uuidv7 maintenance worker", table, psprintf("table %d of %d", k, n));
+		if (maintenance_table_timeout > 0)
+			enable_timeout_after(STATEMENT_TIMEOUT, maintenance_table_timeout);
+		/* (a table dropped since it was listed is skipped) */
+		if (SPI_execute_with_args("SELECT m.error_code, m.error_message, c.oid::pg_catalog.regclass::pg_catalog.text"
+								  " FROM pg_catalog.pg_class c,"
+								  " uuidv7_internal.uuidv7_maintain_as_owner(c.oid::pg_catalog.regclass, '1 minute') m"
+								  " WHERE c.oid OPERATOR(pg_catalog.=) $1 AND m.error_message IS NOT NULL",
+								  1, argtypes, args, NULL, false, 0) == SPI_OK_SELECT && SPI_processed == 1)
+			ereport(WARNING,
+					(errmsg("uuidv7 maintenance of %s: %s",
+							SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3),
+							SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2)),
+					 errdetail("SQLSTATE %s; uuidv7_maintenance_runs has it, and the next run tries again.",
+							   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1))));
+		disable_timeout(STATEMENT_TIMEOUT, false);
+		PopActiveSnapshot();
+		SPI_finish();
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *error;
+
+		disable_timeout(STATEMENT_TIMEOUT, false);
+		MemoryContextSwitchTo(caller);
+		error = CopyErrorData();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		ereport(WARNING,
+				(errmsg("uuidv7 maintenance of the table of OID %u: %s", table, error->message),
+				 errdetail("SQLSTATE %s; the next run tries again.", unpack_sql_state(error->sqlerrcode))));
+		FreeErrorData(error);
+	}
+	PG_END_TRY();
+}
+
+/*
  * A database's worker: the tables with a policy its role may alter, each
  * maintained (and recorded) in a transaction of its own by the helper
  * CALL uuidv7_run_maintenance() uses.  Nothing where the extension (of a
@@ -222,37 +285,8 @@ uuidv7_maintenance_worker_main(Datum main_arg pg_attribute_unused())
 
 	foreach(lc, tables)
 	{
-		Oid			table = lfirst_oid(lc);
-		Oid			argtypes[1] = {OIDOID};
-		Datum		args[1] = {ObjectIdGetDatum(table)};
-
 		CHECK_FOR_INTERRUPTS();
-		SetCurrentStatementStartTimestamp();
-		StartTransactionCommand();
-		SPI_connect();
-		PushActiveSnapshot(GetTransactionSnapshot());
-		pgstat_report_activity(STATE_RUNNING, "uuidv7 maintenance: a table's policy");
-		uuidv7_progress_step("uuidv7 maintenance worker", table,
-							 psprintf("table %d of %d", foreach_current_index(lc) + 1, list_length(tables)));
-
-		/*
-		 * (as its owner; a table dropped since is skipped; an error is
-		 * recorded, and told here, as CALL uuidv7_run_maintenance() tells it)
-		 */
-		if (SPI_execute_with_args("SELECT m.error_code, m.error_message, c.oid::pg_catalog.regclass::pg_catalog.text"
-								  " FROM pg_catalog.pg_class c,"
-								  " uuidv7_internal.uuidv7_maintain_as_owner(c.oid::pg_catalog.regclass, '1 minute') m"
-								  " WHERE c.oid OPERATOR(pg_catalog.=) $1 AND m.error_message IS NOT NULL",
-								  1, argtypes, args, NULL, false, 0) == SPI_OK_SELECT && SPI_processed == 1)
-			ereport(WARNING,
-					(errmsg("uuidv7 maintenance of %s: %s",
-							SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3),
-							SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2)),
-					 errdetail("SQLSTATE %s; uuidv7_maintenance_runs has it, and the next run tries again.",
-							   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1))));
-		PopActiveSnapshot();
-		SPI_finish();
-		CommitTransactionCommand();
+		maintain_table(lfirst_oid(lc), foreach_current_index(lc) + 1, list_length(tables));
 	}
 	pgstat_report_activity(STATE_IDLE, NULL);
 	proc_exit(0);
@@ -370,6 +404,15 @@ uuidv7_worker_init(void)
 							3600, 1, INT_MAX / 1000,
 							PGC_SIGHUP,
 							GUC_UNIT_S,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("uuidv7.maintenance_table_timeout",
+							"Sets the longest time the maintenance worker spends on one table.",
+							"A table's run that takes longer is cancelled and recorded so; 0 turns the limit off.",
+							&maintenance_table_timeout,
+							600000, 0, INT_MAX,
+							PGC_SIGHUP,
+							GUC_UNIT_MS,
 							NULL, NULL, NULL);
 
 	if (!process_shared_preload_libraries_in_progress)

@@ -5,7 +5,9 @@
 # by uuidv7.maintenance_databases (a third is not), as the role
 # uuidv7.maintenance_role names: periods made ahead and retired, on its
 # interval, each run recorded; a table of another owner left to its owner;
-# nothing in a database without the extension; the doctor expects runs on
+# nothing in a database without the extension; a table whose code takes
+# too long is cancelled at uuidv7.maintenance_table_timeout, and the other
+# tables' and databases' runs go on; the doctor expects runs on
 # the worker's interval where it runs; a worker's slot is a
 # background worker's, never a client connection's; after the launcher is
 # killed, and after a backend crashes, it comes back and runs again; a fast
@@ -21,6 +23,7 @@ use Uuidv7Test;
 my $node = uuidv7_node('keeper', "shared_preload_libraries = 'uuidv7'",
 	"uuidv7.maintenance_databases = 'app1, \"App 2\", no_extension'",
 	"uuidv7.maintenance_role = 'regress_keeper'", 'uuidv7.maintenance_interval = 1',
+	"uuidv7.maintenance_table_timeout = '2s'",
 	'restart_after_crash = on');
 
 $node->safe_psql('postgres', q{
@@ -51,6 +54,27 @@ for my $db ('app1', 'App 2', 'app3')
 		SELECT uuidv7_set_partition_policy('theirs', ahead => '7 days', keep => '10 days');});
 }
 
+# app1: slow, the keeper's, whose index function sleeps a minute in the
+# worker when tomorrow's row waiting in DEFAULT moves: each run of it is
+# cancelled at the table timeout, and the other tables' and databases' runs
+# go on
+$node->safe_psql('app1', q{
+	SET client_min_messages = warning;
+	SET ROLE regress_keeper;
+	CREATE TABLE slow (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+	CREATE TABLE slow_default PARTITION OF slow DEFAULT;
+	CREATE FUNCTION slow_key(v int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$
+	BEGIN
+		IF (SELECT backend_type FROM pg_catalog.pg_stat_activity WHERE pid = pg_catalog.pg_backend_pid()) = 'uuidv7 maintenance' THEN
+			PERFORM pg_catalog.pg_sleep(60);
+		END IF;
+		RETURN v;
+	END
+	$$;
+	CREATE INDEX ON slow (slow_key(v));
+	INSERT INTO slow VALUES (uuidv7_generate_at(now() + interval '1 day'), 1);
+	SELECT uuidv7_set_partition_policy('slow', ahead => '3 days', step => '1 day', zone => 'UTC');});
+
 # runs(DB): the runs recorded there of events, and of theirs
 sub runs
 {
@@ -70,10 +94,16 @@ for my $db ('app1', 'App 2')
 			SELECT min(period_start) = date_trunc('day', now() - interval '10 days', 'UTC')
 				AND max(period_end) >= now() + interval '7 days'
 			FROM uuidv7_partitions('events');
-			SELECT bool_and(error IS NULL) FROM uuidv7_maintenance_runs;}),
+			SELECT bool_and(error IS NULL) FROM uuidv7_maintenance_runs WHERE parent = 'public.events';}),
 		"t\nt", "$db: events kept a week ahead and ten days back, every run without error");
 	like(runs($db), qr/^\d+ 0$/, "$db: theirs, of another owner, left to its owner");
 }
+ok( $node->poll_query_until('app1',
+		"SELECT count(*) >= 2 FROM uuidv7_maintenance_runs WHERE parent = 'public.slow' AND sqlstate = '57014'"),
+	'app1: slow, cancelled at the table timeout in each run, is recorded so');
+my $app2_runs = $node->safe_psql('App 2', 'SELECT count(*) FROM uuidv7_maintenance_runs');
+ok( $node->poll_query_until('App 2', "SELECT count(*) > $app2_runs FROM uuidv7_maintenance_runs"),
+	'App 2, after app1 in each round: its runs go on');
 is(runs('app3'), '0 0', 'app3, not named: nothing');
 is( $node->safe_psql('app3', "SELECT count(*) FROM uuidv7_partitions('events') WHERE period_start > now()"),
 	'0', 'app3: no period made ahead');
