@@ -184,7 +184,29 @@ UPDATE uuidv7_partition_config SET step = '1 week' WHERE parent_schema = 's' AND
 RESET ROLE;
 SELECT step, zone, anchor FROM uuidv7_partition_config WHERE parent_schema = 's' AND parent_name = 'owned';
 
-DELETE FROM uuidv7_partition_config WHERE (parent_schema, parent_name) IN (('s', 'ev'), ('public', 'orders'), ('public', 'fiscal'), ('public', 'weekly'), ('public', 'havana'), ('public', 'hourly'), ('public', 'fresh'), ('s', 'owned'), ('public', 'paris'), ('public', 'utc_days'), ('public', 'utc_hours_renamed'), ('public', 'lord_howe'));
-DROP TABLE s.ev, orders, fiscal, weekly, havana, hourly, fresh, s.owned, paris, utc_days, utc_hours_renamed, lord_howe;
+-- a table renamed, and a new one made under its name: each has its own
+-- record (the renamed one's keeps its policy), also where another role owns
+-- the renamed one; anyone may give a record its table's name now, nothing
+-- else
+CREATE TABLE s.kept (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+ALTER TABLE s.kept OWNER TO regress_grid_owner;
+SET ROLE regress_grid_owner;
+SELECT count(*) FROM uuidv7_create_partitions('s.kept', '2025-01-01', '2025-01-02', '1 day', 'UTC');
+SELECT uuidv7_set_partition_policy('s.kept', ahead => '7 days', keep => '30 days');
+ALTER TABLE s.kept RENAME TO kept_before;
+RESET ROLE;
+CREATE TABLE s.kept (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+ALTER TABLE s.kept OWNER TO regress_grid_other;
+GRANT CREATE ON SCHEMA s TO regress_grid_other;
+SET ROLE regress_grid_other;
+SELECT count(*) FROM uuidv7_create_partitions('s.kept', '2025-01-01', '2025-01-02', '1 hour', 'UTC');
+UPDATE uuidv7_partition_config SET ahead = '1 day' WHERE parent_oid = 's.kept_before'::regclass;
+RESET ROLE;
+SELECT parent_name, parent_oid = format('s.%I', parent_name)::regclass AS own_oid, step, ahead, keep
+FROM uuidv7_partition_config WHERE parent_schema = 's' AND parent_name LIKE 'kept%' ORDER BY parent_name;
+
+DELETE FROM uuidv7_partition_config WHERE (parent_schema, parent_name) IN (('s', 'ev'), ('public', 'orders'), ('public', 'fiscal'), ('public', 'weekly'), ('public', 'havana'), ('public', 'hourly'), ('public', 'fresh'), ('s', 'owned'), ('public', 'paris'), ('public', 'utc_days'), ('public', 'utc_hours_renamed'), ('public', 'lord_howe'), ('s', 'kept'), ('s', 'kept_before'));
+DROP TABLE s.ev, orders, fiscal, weekly, havana, hourly, fresh, s.owned, paris, utc_days, utc_hours_renamed, lord_howe,
+	s.kept, s.kept_before;
 DROP SCHEMA s;
 DROP ROLE regress_grid_owner, regress_grid_other;

@@ -202,6 +202,18 @@ DECLARE
 	parent oid;
 	owner oid;
 BEGIN
+	-- (a record's names made those its table has now, nothing else changed:
+	-- any role may, so that a new table under a name another had is
+	-- recorded apart, whoever owns either)
+	IF config AND TG_OP = 'UPDATE' THEN
+		IF (NEW.parent_oid, NEW.step, NEW.zone, NEW.anchor, NEW.recorded_at, NEW.ahead, NEW.keep, NEW.retire, NEW.refuse_late_rows)
+				IS NOT DISTINCT FROM (OLD.parent_oid, OLD.step, OLD.zone, OLD.anchor, OLD.recorded_at, OLD.ahead, OLD.keep, OLD.retire,
+									  OLD.refuse_late_rows)
+			AND EXISTS (SELECT FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+						WHERE c.oid = OLD.parent_oid AND s.nspname = NEW.parent_schema AND c.relname = NEW.parent_name) THEN
+			RETURN NEW;
+		END IF;
+	END IF;
 	IF TG_OP <> 'INSERT' THEN
 		-- (the table of the record's OID, under whatever name it has now)
 		SELECT c.relowner INTO owner FROM pg_class c WHERE c.oid = OLD.parent_oid AND c.relkind = 'p';
@@ -602,6 +614,25 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_must_own(pg_catalog.regclass) IS
 'raise 42501 unless the calling role may alter the table';
 
+-- The record of a table takes the table's name now (it was renamed, or
+-- moved to another schema, since): what pg_dump keeps, and what a new table
+-- under its former name is recorded apart from.  Nothing for a table
+-- without a record, or whose record has its name.
+CREATE FUNCTION uuidv7_internal.uuidv7_rename_record(parent pg_catalog.oid)
+RETURNS void
+LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+	UPDATE @extschema@.uuidv7_partition_config r
+	SET parent_schema = n.nspname, parent_name = c.relname
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	WHERE r.parent_oid = parent AND c.oid = r.parent_oid
+		AND (r.parent_schema, r.parent_name) <> (n.nspname, c.relname)
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_rename_record(pg_catalog.oid) IS
+'give the record of a table in uuidv7_partition_config the table''s name now';
+
 -- Record a table's grid, or keep the record up to date: as it was read, or
 -- made for its first periods, or for the table now of the record's name
 -- (by a role that may alter the table; another does nothing).
@@ -619,6 +650,11 @@ BEGIN
 	IF NOT pg_has_role((SELECT c.relowner FROM pg_class c WHERE c.oid = parent), 'USAGE') THEN
 		RETURN;
 	END IF;
+	-- (a record under this name of another table, renamed since, takes
+	-- that table's name now: this table's record is its own)
+	PERFORM uuidv7_internal.uuidv7_rename_record(c.parent_oid)
+	FROM @extschema@.uuidv7_partition_config c
+	WHERE (c.parent_schema, c.parent_name) = (checked.parent_schema, checked.parent_name) AND c.parent_oid <> parent::oid;
 	BEGIN
 		-- (the record under a former name moves, with its policy)
 		DELETE FROM @extschema@.uuidv7_partition_config c

@@ -82,6 +82,7 @@ BEGIN
 	IF grid.source <> 'recorded' THEN
 		PERFORM uuidv7_internal.uuidv7_record_grid(parent, grid.step, grid.zone, grid.anchor);
 	END IF;
+	PERFORM uuidv7_internal.uuidv7_rename_record(parent);
 	UPDATE @extschema@.uuidv7_partition_config c
 	SET ahead = given_ahead, keep = given_keep, retire = given_retire, refuse_late_rows = given_refuse
 	WHERE c.parent_oid = parent;
@@ -111,6 +112,8 @@ DECLARE
 	started timestamptz := clock_timestamp();
 BEGIN
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
+	-- (a renamed table's record takes its name, which pg_dump keeps)
+	PERFORM uuidv7_internal.uuidv7_rename_record(parent);
 	SELECT c.* INTO policy FROM @extschema@.uuidv7_partition_config c WHERE c.parent_oid = parent;
 	created := 0;
 	retired := 0;

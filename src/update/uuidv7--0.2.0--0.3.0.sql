@@ -76,6 +76,8 @@ $leakproof$;
 
 --#object uuidv7_internal.uuidv7_must_own
 
+--#object uuidv7_internal.uuidv7_rename_record
+
 --#object uuidv7_internal.uuidv7_record_grid
 
 --#object uuidv7_partition_grid
