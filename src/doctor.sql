@@ -306,9 +306,13 @@ BEGIN
 				fix := 'run CALL uuidv7_run_maintenance(); from a scheduler, daily at least (docs/partitioning.md, "Keeping it ahead")';
 			ELSE
 				problem := problem || format(' (the maintenance worker runs here every %s)', worker_every);
+				-- (never a GRANT that would make the worker's role a superuser)
 				SELECT CASE
 						   WHEN w.oid IS NULL THEN format('create the role uuidv7.maintenance_role names (%I), or name another and reload', n.name)
 						   WHEN pg_has_role(w.oid, o.oid, 'USAGE') THEN 'see the server log for the warnings of the uuidv7 maintenance worker'
+						   WHEN EXISTS (SELECT FROM pg_roles s WHERE s.rolsuper AND pg_has_role(o.oid, s.oid, 'MEMBER'))
+							   THEN format('the worker does not take a superuser''s rights: give the table an owner that is no superuser and that %I is a member of (ALTER TABLE %s OWNER TO ...), or run CALL uuidv7_run_maintenance(); as a superuser from a scheduler',
+										   n.name, t.parent)
 						   ELSE format('give uuidv7.maintenance_role the rights of the table''s owner: GRANT %I TO %I', o.rolname, n.name)
 					   END INTO fix
 				FROM pg_class c JOIN pg_roles o ON o.oid = c.relowner,

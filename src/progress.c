@@ -31,6 +31,7 @@
 #include "access/xact.h"
 #include "catalog/pg_authid.h"
 #include "funcapi.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "postmaster/autovacuum.h"
@@ -165,6 +166,16 @@ my_slot(void)
 	return &shared->slots[index];
 }
 
+/* src into dst of size bytes, cut between characters (as core's activity) */
+static void
+copy_clipped(char *dst, const char *src, int size)
+{
+	int			len = pg_mbcliplen(src, strlen(src), size - 1);
+
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
 static inline void
 slot_write_begin(ProgressSlot *slot)
 {
@@ -216,34 +227,39 @@ uuidv7_progress_step(const char *command, Oid relid, const char *phase)
 		progress_callback_registered = true;
 	}
 	slot_write_begin(slot);
-	if (slot->pid == 0)
+	/* (a step of another statement of the transaction: a call of its own) */
+	if (slot->pid == 0 || slot->statement_start != GetCurrentStatementStartTimestamp())
 	{
 		slot->pid = MyProcPid;
 		/* (the session's, as pg_stat_activity's; SET ROLE changes it not) */
 		slot->userid = GetSessionUserId();
 		slot->dbid = MyDatabaseId;
 		slot->started = GetCurrentTimestamp();
-		snprintf(slot->command, sizeof(slot->command), "%s", command);
+		copy_clipped(slot->command, command, sizeof(slot->command));
 	}
 	slot->statement_start = GetCurrentStatementStartTimestamp();
 	slot->relid = relid;
-	snprintf(slot->phase, sizeof(slot->phase), "%s", phase);
+	copy_clipped(slot->phase, phase, sizeof(slot->phase));
 	slot->blocks_done = 0;
 	slot->blocks_total = 0;
 	slot->rows_moved = 0;
 	slot_write_end(slot);
 }
 
-/* The next step of the call in progress (none: nothing written). */
+/*
+ * The next step of the call in progress (none: nothing written); its reads
+ * are told from its start.
+ */
 void
 uuidv7_progress_phase(const char *phase)
 {
 	ProgressSlot *slot = my_slot();
 
+	last_notice = 0;
 	if (slot == NULL || slot->pid == 0)
 		return;
 	slot_write_begin(slot);
-	snprintf(slot->phase, sizeof(slot->phase), "%s", phase);
+	copy_clipped(slot->phase, phase, sizeof(slot->phase));
 	slot->blocks_done = 0;
 	slot->blocks_total = 0;
 	slot->rows_moved = 0;

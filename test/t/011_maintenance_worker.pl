@@ -123,6 +123,17 @@ like(
 	qr/^it has a policy, but no maintenance run since .* \(the maintenance worker runs here every 00:00:01\) \/ give uuidv7\.maintenance_role the rights of the table's owner: GRANT regress_other TO regress_keeper$/,
 	'app1: the doctor finds a policy not run for twice the worker\'s interval, and names the grant');
 is($node->safe_psql('app3', $overdue), '', 'app3, where the worker does not run: an hour without a run is no finding');
+# a superuser's table: the fix never grants a superuser's rights to the
+# worker's role
+$node->safe_psql('app1', q{
+	SET client_min_messages = warning;
+	CREATE TABLE super_owned (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+	SELECT count(*) FROM uuidv7_create_partitions('super_owned', now(), now() + interval '1 day', '1 day', 'UTC');
+	SELECT uuidv7_set_partition_policy('super_owned', ahead => '1 day');});
+like(
+	$node->safe_psql('app1', q{SELECT fix FROM uuidv7_doctor() WHERE object = 'public.super_owned' AND problem LIKE '%maintenance run%'}),
+	qr/^the worker does not take a superuser's rights: give the table an owner that is no superuser and that regress_keeper is a member of \(ALTER TABLE public\.super_owned OWNER TO \.\.\.\)/,
+	'a superuser\'s table: the fix names no GRANT of a superuser');
 # launcher_pid(): the launcher's process, a child of the postmaster of no
 # database (pg_stat_activity does not list it)
 sub launcher_pid

@@ -120,6 +120,27 @@ is( $node->safe_psql('postgres', q{
 	"1\n\nuuidv7_drop_partitions|public.prog|dropping public.prog_p2025_01_01\nuuidv7_run_maintenance|public.prog|dropping public.prog_p2025_01_02",
 	'retirement shows its step, and a maintenance run its own call with the step of the table');
 
+# a long name cut between characters, as core cuts a query's text: the
+# view's text stays valid (in a UTF-8 database, and read in LATIN1 too)
+$node->safe_psql('postgres', q{CREATE DATABASE utf8 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0});
+is( $node->safe_psql('utf8', q{
+		SET client_min_messages = warning;
+		CREATE EXTENSION uuidv7;
+		CREATE TABLE "ééééééééééééééééééééééééééééééé" (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+		CREATE FUNCTION clipped() RETURNS text LANGUAGE plpgsql AS $$
+		DECLARE
+			r record;
+		BEGIN
+			PERFORM uuidv7_internal.uuidv7_progress_step(repeat('é', 40), '"ééééééééééééééééééééééééééééééé"', 'x' || repeat('é', 100));
+			SELECT octet_length(p.command) AS c, octet_length(p.phase) AS f, octet_length(p.parent) AS t,
+				convert_to(p.command || p.phase, 'LATIN1') IS NOT NULL AS latin1
+			INTO r FROM uuidv7_progress p WHERE p.pid = pg_backend_pid();
+			RETURN concat_ws(' ', r.c, r.f, r.t, r.latin1);
+		END
+		$$;
+		SELECT clipped();}),
+	'62 127 64 t', 'names cut between characters: valid text');
+
 # without preload: from PostgreSQL 17, the same; before, an empty view
 my $plain = uuidv7_node('progress_plain');
 $plain->safe_psql('postgres', $setup);
