@@ -196,14 +196,28 @@ SELECT uuidv7_set_partition_policy('s.kept', ahead => '7 days', keep => '30 days
 ALTER TABLE s.kept RENAME TO kept_before;
 RESET ROLE;
 CREATE TABLE s.kept (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
-ALTER TABLE s.kept OWNER TO regress_grid_other;
 GRANT CREATE ON SCHEMA s TO regress_grid_other;
+ALTER TABLE s.kept OWNER TO regress_grid_other;
 SET ROLE regress_grid_other;
 SELECT count(*) FROM uuidv7_create_partitions('s.kept', '2025-01-01', '2025-01-02', '1 hour', 'UTC');
 UPDATE uuidv7_partition_config SET ahead = '1 day' WHERE parent_oid = 's.kept_before'::regclass;
 RESET ROLE;
 SELECT parent_name, parent_oid = format('s.%I', parent_name)::regclass AS own_oid, step, ahead, keep
-FROM uuidv7_partition_config WHERE parent_schema = 's' AND parent_name LIKE 'kept%' ORDER BY parent_name;
+FROM uuidv7_partition_config WHERE parent_schema = 's' AND parent_name LIKE 'kept%' ORDER BY parent_name, own_oid;
+-- (the renamed table's record takes its name at its next call)
+SET ROLE regress_grid_owner;
+SELECT uuidv7_set_partition_policy('s.kept_before', ahead => '7 days', keep => '30 days');
+RESET ROLE;
+SELECT parent_name, parent_oid = format('s.%I', parent_name)::regclass AS own_oid, step, ahead, keep
+FROM uuidv7_partition_config WHERE parent_schema = 's' AND parent_name LIKE 'kept%' ORDER BY parent_name, own_oid;
+-- names swapped between two tables: each record follows its table
+ALTER TABLE s.kept RENAME TO kept_swap;
+ALTER TABLE s.kept_before RENAME TO kept;
+ALTER TABLE s.kept_swap RENAME TO kept_before;
+SELECT count(*) FROM uuidv7_create_partitions('s.kept', '2025-01-02', '2025-01-03');
+SELECT count(*) FROM uuidv7_create_partitions('s.kept_before', '2025-01-02', '2025-01-02 01:00');
+SELECT parent_name, parent_oid = format('s.%I', parent_name)::regclass AS own_oid, step, ahead, keep
+FROM uuidv7_partition_config WHERE parent_schema = 's' AND parent_name LIKE 'kept%' ORDER BY parent_name, own_oid;
 
 DELETE FROM uuidv7_partition_config WHERE (parent_schema, parent_name) IN (('s', 'ev'), ('public', 'orders'), ('public', 'fiscal'), ('public', 'weekly'), ('public', 'havana'), ('public', 'hourly'), ('public', 'fresh'), ('s', 'owned'), ('public', 'paris'), ('public', 'utc_days'), ('public', 'utc_hours_renamed'), ('public', 'lord_howe'), ('s', 'kept'), ('s', 'kept_before'));
 DROP TABLE s.ev, orders, fiscal, weekly, havana, hourly, fresh, s.owned, paris, utc_days, utc_hours_renamed, lord_howe,

@@ -79,6 +79,8 @@ FROM uuidv7_doctor() WHERE object = 'public.broken' ORDER BY severity;
 -- through a function of its own that the planner would run first (the
 -- views are security barriers)
 CREATE ROLE regress_policy_peeker;
+-- (the runner may be a role with CREATEROLE only: it takes it on)
+GRANT regress_policy_peeker TO CURRENT_USER;
 SET ROLE regress_policy_peeker;
 CREATE FUNCTION pg_temp.peek(t text) RETURNS bool LANGUAGE plpgsql COST 0.0000001
 	AS $$ BEGIN RAISE NOTICE 'peeked: %', left(t, 20); RETURN true; END $$;

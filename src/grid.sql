@@ -201,19 +201,9 @@ DECLARE
 	config boolean := TG_TABLE_NAME = 'uuidv7_partition_config';
 	parent oid;
 	owner oid;
+	now_schema name;
+	now_name name;
 BEGIN
-	-- (a record's names made those its table has now, nothing else changed:
-	-- any role may, so that a new table under a name another had is
-	-- recorded apart, whoever owns either)
-	IF config AND TG_OP = 'UPDATE' THEN
-		IF (NEW.parent_oid, NEW.step, NEW.zone, NEW.anchor, NEW.recorded_at, NEW.ahead, NEW.keep, NEW.retire, NEW.refuse_late_rows)
-				IS NOT DISTINCT FROM (OLD.parent_oid, OLD.step, OLD.zone, OLD.anchor, OLD.recorded_at, OLD.ahead, OLD.keep, OLD.retire,
-									  OLD.refuse_late_rows)
-			AND EXISTS (SELECT FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
-						WHERE c.oid = OLD.parent_oid AND s.nspname = NEW.parent_schema AND c.relname = NEW.parent_name) THEN
-			RETURN NEW;
-		END IF;
-	END IF;
 	IF TG_OP <> 'INSERT' THEN
 		-- (the table of the record's OID, under whatever name it has now)
 		SELECT c.relowner INTO owner FROM pg_class c WHERE c.oid = OLD.parent_oid AND c.relkind = 'p';
@@ -224,19 +214,38 @@ BEGIN
 	END IF;
 	IF TG_OP = 'DELETE' THEN
 		RETURN OLD;
+	ELSIF TG_OP = 'UPDATE' THEN
+		-- (a record stays its table's: its OID does not change, and it takes
+		-- the names the table has now, renamed or not; one of a table
+		-- dropped since may only go)
+		IF NEW.parent_oid IS DISTINCT FROM OLD.parent_oid THEN
+			RAISE EXCEPTION 'a record of table % cannot be made another table''s', OLD.parent_oid::regclass
+				USING ERRCODE = 'invalid_parameter_value', HINT = 'Delete it, and record the other table.';
+		END IF;
+		SELECT s.nspname, c.relname INTO now_schema, now_name
+		FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+		WHERE c.oid = OLD.parent_oid AND c.relkind = 'p';
+		IF NOT FOUND THEN
+			RAISE EXCEPTION 'must be owner of table %', format('%I.%I', OLD.parent_schema, OLD.parent_name)
+				USING ERRCODE = 'insufficient_privilege', DETAIL = 'The table of the record is no more: delete the record.';
+		END IF;
+		NEW.parent_schema := now_schema;
+		NEW.parent_name := now_name;
+	ELSE
+		-- (a new record names its table, which gives it its OID: a restored
+		-- table's is another than its dump's)
+		SELECT c.oid, c.relowner INTO parent, owner
+		FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+		WHERE s.nspname = NEW.parent_schema AND c.relname = NEW.parent_name AND c.relkind = 'p';
+		IF owner IS NULL THEN
+			RAISE EXCEPTION 'must be owner of table %', format('%I.%I', NEW.parent_schema, NEW.parent_name)
+				USING ERRCODE = 'insufficient_privilege', DETAIL = 'No partitioned table of that name exists.';
+		ELSIF NOT pg_has_role(owner, 'USAGE') THEN
+			RAISE EXCEPTION 'must be owner of table %', format('%I.%I', NEW.parent_schema, NEW.parent_name)
+				USING ERRCODE = 'insufficient_privilege';
+		END IF;
+		NEW.parent_oid := parent;
 	END IF;
-	owner := NULL;
-	SELECT c.oid, c.relowner INTO parent, owner
-	FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
-	WHERE s.nspname = NEW.parent_schema AND c.relname = NEW.parent_name AND c.relkind = 'p';
-	IF owner IS NULL THEN
-		RAISE EXCEPTION 'must be owner of table %', format('%I.%I', NEW.parent_schema, NEW.parent_name)
-			USING ERRCODE = 'insufficient_privilege', DETAIL = 'No partitioned table of that name exists.';
-	ELSIF NOT pg_has_role(owner, 'USAGE') THEN
-		RAISE EXCEPTION 'must be owner of table %', format('%I.%I', NEW.parent_schema, NEW.parent_name)
-			USING ERRCODE = 'insufficient_privilege';
-	END IF;
-	NEW.parent_oid := parent;
 	IF NOT config THEN
 		IF NEW.started_at > clock_timestamp() THEN
 			RAISE EXCEPTION 'a maintenance run cannot start after now'
@@ -289,7 +298,8 @@ BEGIN
 			retire pg_catalog.text NOT NULL DEFAULT 'drop'
 				CHECK (retire OPERATOR(pg_catalog.=) ANY (ARRAY['drop', 'detach']::pg_catalog.text[])),
 			refuse_late_rows pg_catalog.bool NOT NULL DEFAULT false,
-			PRIMARY KEY (parent_schema, parent_name)
+			-- (by the table's OID: names change, and are only told)
+			PRIMARY KEY (parent_oid)
 		);
 		COMMENT ON TABLE @extschema@.uuidv7_partition_config IS
 		'the grid of each partitioned table that uuidv7 keeps (its periods are steps in a time zone counted from an anchor), and its policy: how far ahead periods are made and how long they are kept';
@@ -644,38 +654,25 @@ SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
 	checked record;
-	former record;
 BEGIN
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
 	IF NOT pg_has_role((SELECT c.relowner FROM pg_class c WHERE c.oid = parent), 'USAGE') THEN
 		RETURN;
 	END IF;
-	-- (a record under this name of another table, renamed since, takes
-	-- that table's name now: this table's record is its own)
-	PERFORM uuidv7_internal.uuidv7_rename_record(c.parent_oid)
-	FROM @extschema@.uuidv7_partition_config c
-	WHERE (c.parent_schema, c.parent_name) = (checked.parent_schema, checked.parent_name) AND c.parent_oid <> parent::oid;
+	-- (a record of a table dropped since, under this name, goes)
+	DELETE FROM @extschema@.uuidv7_partition_config c
+	WHERE (c.parent_schema, c.parent_name) = (checked.parent_schema, checked.parent_name) AND c.parent_oid <> parent::oid
+		AND NOT EXISTS (SELECT FROM pg_class r WHERE r.oid = c.parent_oid);
 	BEGIN
-		-- (the record under a former name moves, with its policy)
-		DELETE FROM @extschema@.uuidv7_partition_config c
-		WHERE c.parent_oid = parent::oid
-			AND (c.parent_schema, c.parent_name) <> (checked.parent_schema, checked.parent_name)
-		RETURNING c.ahead, c.keep, c.retire, c.refuse_late_rows INTO former;
+		-- (a record of the table under a former name takes its name now,
+		-- and keeps its policy)
 		INSERT INTO @extschema@.uuidv7_partition_config AS c
-			(parent_schema, parent_name, parent_oid, step, zone, anchor, ahead, keep, retire, refuse_late_rows)
-		VALUES (checked.parent_schema, checked.parent_name, parent, $2, $3, $4,
-				former.ahead, former.keep, coalesce(former.retire, 'drop'), coalesce(former.refuse_late_rows, false))
-		ON CONFLICT (parent_schema, parent_name) DO UPDATE
-			SET parent_oid = excluded.parent_oid, step = excluded.step, zone = excluded.zone,
-				anchor = excluded.anchor, recorded_at = now(),
-				-- (the policy of another table of its name before is not its)
-				ahead = CASE WHEN c.parent_oid = excluded.parent_oid THEN c.ahead ELSE excluded.ahead END,
-				keep = CASE WHEN c.parent_oid = excluded.parent_oid THEN c.keep ELSE excluded.keep END,
-				retire = CASE WHEN c.parent_oid = excluded.parent_oid THEN c.retire ELSE excluded.retire END,
-				refuse_late_rows = CASE WHEN c.parent_oid = excluded.parent_oid THEN c.refuse_late_rows
-										ELSE excluded.refuse_late_rows END
-			WHERE (c.parent_oid, c.step, c.zone, c.anchor) IS DISTINCT FROM
-				  (excluded.parent_oid, excluded.step, excluded.zone, excluded.anchor);
+			(parent_schema, parent_name, parent_oid, step, zone, anchor)
+		VALUES (checked.parent_schema, checked.parent_name, parent, $2, $3, $4)
+		ON CONFLICT (parent_oid) DO UPDATE
+			SET step = excluded.step, zone = excluded.zone, anchor = excluded.anchor, recorded_at = now()
+			WHERE (c.step, c.zone, c.anchor, c.parent_schema, c.parent_name) IS DISTINCT FROM
+				  (excluded.step, excluded.zone, excluded.anchor, excluded.parent_schema, excluded.parent_name);
 	EXCEPTION WHEN serialization_failure THEN
 		-- (a snapshot older than another's record: that one stands)
 		NULL;
