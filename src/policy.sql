@@ -281,14 +281,16 @@ BEGIN
 		-- (what escapes a table's run, its record refused, the owner's
 		-- rights lost since the list was read, is told, and the next table's
 		-- run comes)
+		escaped_code := NULL;
 		BEGIN
 			r := uuidv7_internal.uuidv7_maintain_as_owner(t.parent, lock_wait);
 		EXCEPTION WHEN OTHERS OR query_canceled OR assert_failure THEN
 			GET STACKED DIAGNOSTICS escaped_code = RETURNED_SQLSTATE, escaped_message = MESSAGE_TEXT;
-			SELECT 0 AS created, 0 AS retired, 0::int8 AS moved, escaped_code AS error_code,
-				escaped_message AS error_message INTO r;
 		END;
-		IF r IS NULL THEN
+		IF escaped_code IS NOT NULL THEN
+			RAISE WARNING 'uuidv7_run_maintenance: %: %', t.parent, escaped_message
+				USING DETAIL = format('SQLSTATE %s; the run was not recorded, and the next run tries again.', escaped_code);
+		ELSIF r IS NULL THEN
 			-- (dropped since it was listed)
 			NULL;
 		ELSIF r.error_message IS NULL THEN

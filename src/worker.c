@@ -178,12 +178,43 @@ uuidv7_maintenance_launcher_main(Datum main_arg pg_attribute_unused())
 	}
 }
 
+/* the timeout that ends the worker, and the table it was on */
+static TimeoutId table_deadline = MAX_TIMEOUTS;
+static volatile sig_atomic_t table_deadline_passed = false;
+static Oid	table_running = InvalidOid;
+
+/*
+ * A table's run went on as long again after its cancel (its code caught
+ * it): the worker ends, as a terminated backend does, so that the launcher
+ * goes on.
+ */
+static void
+table_deadline_handler(void)
+{
+	table_deadline_passed = true;
+	ProcDiePending = true;
+	InterruptPending = true;
+	SetLatch(MyLatch);
+}
+
+/* (said as the worker ends: core's own message names no table) */
+static void
+tell_table_deadline(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
+{
+	if (table_deadline_passed)
+		ereport(WARNING,
+				(errmsg("uuidv7 maintenance of the table of OID %u went on past twice uuidv7.maintenance_table_timeout, its cancel caught: the worker ended it",
+						table_running),
+				 errdetail("The run was not recorded; the other databases' runs go on.")));
+}
+
 /*
  * One table's maintenance, in a transaction of its own, as its owner, within
  * uuidv7.maintenance_table_timeout (as statement_timeout bounds a
  * statement): the table's code cannot hold the worker, and with it the
- * other tables and databases, for longer.  An error is recorded by the
- * helper, and told here, as CALL uuidv7_run_maintenance() tells it; one
+ * other tables and databases, for longer; code that catches the cancel and
+ * goes on ends the worker at twice the timeout.  An error is recorded by
+ * the helper, and told here, as CALL uuidv7_run_maintenance() tells it; one
  * that escapes it is told, and the next table's run comes.
  */
 static void
@@ -201,8 +232,13 @@ maintain_table(Oid table, int k, int n)
 		PushActiveSnapshot(GetTransactionSnapshot());
 		pgstat_report_activity(STATE_RUNNING, "uuidv7 maintenance: a table's policy");
 		uuidv7_progress_step("uuidv7 maintenance worker", table, psprintf("table %d of %d", k, n));
+		table_running = table;
 		if (maintenance_table_timeout > 0)
+		{
 			enable_timeout_after(STATEMENT_TIMEOUT, maintenance_table_timeout);
+			enable_timeout_after(table_deadline, maintenance_table_timeout > INT_MAX / 2 ?
+								 INT_MAX : 2 * maintenance_table_timeout);
+		}
 		/* (a table dropped since it was listed is skipped) */
 		if (SPI_execute_with_args("SELECT m.error_code, m.error_message, c.oid::pg_catalog.regclass::pg_catalog.text"
 								  " FROM pg_catalog.pg_class c,"
@@ -216,6 +252,7 @@ maintain_table(Oid table, int k, int n)
 					 errdetail("SQLSTATE %s; uuidv7_maintenance_runs has it, and the next run tries again.",
 							   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1))));
 		disable_timeout(STATEMENT_TIMEOUT, false);
+		disable_timeout(table_deadline, false);
 		PopActiveSnapshot();
 		SPI_finish();
 		CommitTransactionCommand();
@@ -225,13 +262,14 @@ maintain_table(Oid table, int k, int n)
 		ErrorData  *error;
 
 		disable_timeout(STATEMENT_TIMEOUT, false);
+		disable_timeout(table_deadline, false);
 		MemoryContextSwitchTo(caller);
 		error = CopyErrorData();
 		FlushErrorState();
 		AbortCurrentTransaction();
 		ereport(WARNING,
 				(errmsg("uuidv7 maintenance of the table of OID %u: %s", table, error->message),
-				 errdetail("SQLSTATE %s; the next run tries again.", unpack_sql_state(error->sqlerrcode))));
+				 errdetail("SQLSTATE %s; the run was not recorded, and the next run tries again.", unpack_sql_state(error->sqlerrcode))));
 		FreeErrorData(error);
 	}
 	PG_END_TRY();
@@ -257,6 +295,8 @@ uuidv7_maintenance_worker_main(Datum main_arg pg_attribute_unused())
 	snprintf(database, NAMEDATALEN, "%s", MyBgworkerEntry->bgw_extra);
 	snprintf(role, NAMEDATALEN, "%s", MyBgworkerEntry->bgw_extra + NAMEDATALEN);
 	BackgroundWorkerInitializeConnection(database, role, 0);
+	table_deadline = RegisterTimeout(USER_TIMEOUT, table_deadline_handler);
+	before_shmem_exit(tell_table_deadline, (Datum) 0);
 
 	/* the tables, read in a transaction of their own */
 	StartTransactionCommand();

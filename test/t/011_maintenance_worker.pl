@@ -6,8 +6,9 @@
 # uuidv7.maintenance_role names: periods made ahead and retired, on its
 # interval, each run recorded; a table of another owner left to its owner;
 # nothing in a database without the extension; a table whose code takes
-# too long is cancelled at uuidv7.maintenance_table_timeout, and the other
-# tables' and databases' runs go on; the doctor expects runs on
+# too long is cancelled at uuidv7.maintenance_table_timeout, one whose code
+# catches the cancel ends the worker at twice it, and the other tables' and
+# databases' runs go on; the doctor expects runs on
 # the worker's interval where it runs; a worker's slot is a
 # background worker's, never a client connection's; after the launcher is
 # killed, and after a backend crashes, it comes back and runs again; a fast
@@ -73,7 +74,29 @@ $node->safe_psql('app1', q{
 	$$;
 	CREATE INDEX ON slow (slow_key(v));
 	INSERT INTO slow VALUES (uuidv7_generate_at(now() + interval '1 day'), 1);
-	SELECT uuidv7_set_partition_policy('slow', ahead => '3 days', step => '1 day', zone => 'UTC');});
+	SELECT uuidv7_set_partition_policy('slow', ahead => '3 days', step => '1 day', zone => 'UTC');
+	-- stubborn: the same, its function catching the cancel, and going on
+	CREATE TABLE stubborn (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+	CREATE TABLE stubborn_default PARTITION OF stubborn DEFAULT;
+	CREATE FUNCTION stubborn_key(v int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$
+	DECLARE
+		t0 timestamptz := pg_catalog.clock_timestamp();
+	BEGIN
+		IF (SELECT backend_type FROM pg_catalog.pg_stat_activity WHERE pid = pg_catalog.pg_backend_pid()) = 'uuidv7 maintenance' THEN
+			WHILE pg_catalog.clock_timestamp() < t0 + interval '60 seconds' LOOP
+				BEGIN
+					PERFORM pg_catalog.pg_sleep(0.2);
+				EXCEPTION WHEN query_canceled THEN
+					NULL;
+				END;
+			END LOOP;
+		END IF;
+		RETURN v;
+	END
+	$$;
+	CREATE INDEX ON stubborn (stubborn_key(v));
+	INSERT INTO stubborn VALUES (uuidv7_generate_at(now() + interval '1 day'), 1);
+	SELECT uuidv7_set_partition_policy('stubborn', ahead => '3 days', step => '1 day', zone => 'UTC');});
 
 # runs(DB): the runs recorded there of events, and of theirs
 sub runs
@@ -101,6 +124,8 @@ for my $db ('app1', 'App 2')
 ok( $node->poll_query_until('app1',
 		"SELECT count(*) >= 2 FROM uuidv7_maintenance_runs WHERE parent = 'public.slow' AND sqlstate = '57014'"),
 	'app1: slow, cancelled at the table timeout in each run, is recorded so');
+ok( $node->wait_for_log(qr/uuidv7 maintenance of the table of OID \d+ went on past twice uuidv7\.maintenance_table_timeout, its cancel caught: the worker ended it/),
+	'app1: stubborn, whose code catches the cancel, ends the worker at twice the timeout');
 my $app2_runs = $node->safe_psql('App 2', 'SELECT count(*) FROM uuidv7_maintenance_runs');
 ok( $node->poll_query_until('App 2', "SELECT count(*) > $app2_runs FROM uuidv7_maintenance_runs"),
 	'App 2, after app1 in each round: its runs go on');
