@@ -35,7 +35,7 @@ REGRESS_SQL_EDITION = $(filter-out state time_ops time_ops_brin_multi rls securi
 REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=uuidv7
 # interleavings of sessions (specs/*.spec), run by make installcheck after
 # the regress suites, on both editions
-ISOLATION = upkeep_create upkeep_drop upkeep_adopt upkeep_adopt_neighbours upkeep_overlap upkeep_snapshot
+ISOLATION = upkeep_create upkeep_drop upkeep_adopt upkeep_adopt_neighbours upkeep_overlap upkeep_snapshot upkeep_maintenance
 ISOLATION_OPTS = --load-extension=uuidv7
 # tests that need clusters of their own (test/t/*.pl, on PostgreSQL's
 # PostgreSQL::Test::Cluster, with test/perl's helpers), run by make
