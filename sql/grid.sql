@@ -78,6 +78,10 @@ SELECT partition_name, created FROM uuidv7_create_partitions('havana', '2026-03-
 DELETE FROM uuidv7_partition_config WHERE parent_name = 'havana';
 SELECT * FROM uuidv7_partition_grid('havana');
 SELECT * FROM uuidv7_create_partitions('havana', '2026-03-11', '2026-03-12');
+-- (a policy given a step and zone records them only where the partitions
+-- follow them)
+SELECT uuidv7_set_partition_policy('havana', ahead => '2 days', step => '1 day', zone => 'UTC');
+SELECT count(*) AS records FROM uuidv7_partition_config WHERE parent_name = 'havana';
 SELECT count(*) FROM uuidv7_create_partitions('havana', '2026-03-11 00:00-04', '2026-03-12 00:00-04', '1 day', 'America/Havana');
 SELECT uuidv7_set_partition_grid('havana', '1 day', 'America/Havana');
 SELECT step, zone FROM uuidv7_partition_grid('havana');

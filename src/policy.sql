@@ -79,7 +79,11 @@ BEGIN
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
 	PERFORM uuidv7_internal.uuidv7_must_own(parent);
 	grid := uuidv7_internal.uuidv7_call_grid(parent, step, zone, now(), now());
-	IF grid.source <> 'recorded' THEN
+	IF grid.source = 'given' THEN
+		-- (partitions whose grid cannot be read: the step and zone given are
+		-- recorded only if they follow them, 22023 otherwise)
+		PERFORM @extschema@.uuidv7_set_partition_grid(parent, grid.step, grid.zone);
+	ELSIF grid.source <> 'recorded' THEN
 		PERFORM uuidv7_internal.uuidv7_record_grid(parent, grid.step, grid.zone, grid.anchor);
 	END IF;
 	PERFORM uuidv7_internal.uuidv7_rename_record(parent);
