@@ -624,6 +624,22 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_must_own(pg_catalog.regclass) IS
 'raise 42501 unless the calling role may alter the table';
 
+-- The records of tables dropped since are deleted (any role may): a record
+-- is its table's by OID, and the OID of a dropped table may come back, long
+-- after, as another table's, which must not take its grid and policy.  Run
+-- at each record made and each maintenance run.
+CREATE FUNCTION uuidv7_internal.uuidv7_forget_dropped()
+RETURNS void
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+	DELETE FROM @extschema@.uuidv7_partition_config r
+	WHERE NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = r.parent_oid AND c.relkind = 'p')
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_forget_dropped() IS
+'delete the records of uuidv7_partition_config whose tables are no more';
+
 -- The record of a table takes the table's name now (it was renamed, or
 -- moved to another schema, since): what pg_dump keeps, and what a new table
 -- under its former name is recorded apart from.  Nothing for a table
@@ -659,10 +675,9 @@ BEGIN
 	IF NOT pg_has_role((SELECT c.relowner FROM pg_class c WHERE c.oid = parent), 'USAGE') THEN
 		RETURN;
 	END IF;
-	-- (a record of a table dropped since, under this name, goes)
-	DELETE FROM @extschema@.uuidv7_partition_config c
-	WHERE (c.parent_schema, c.parent_name) = (checked.parent_schema, checked.parent_name) AND c.parent_oid <> parent::oid
-		AND NOT EXISTS (SELECT FROM pg_class r WHERE r.oid = c.parent_oid);
+	-- (the records of tables dropped since go, before their OIDs can be
+	-- another table's)
+	PERFORM uuidv7_internal.uuidv7_forget_dropped();
 	BEGIN
 		-- (a record of the table under a former name takes its name now,
 		-- and keeps its policy)

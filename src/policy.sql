@@ -277,6 +277,9 @@ BEGIN
 		RAISE EXCEPTION 'lock_wait must not be negative'
 			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('It is "%s".', lock_wait);
 	END IF;
+	PERFORM uuidv7_internal.uuidv7_forget_dropped();
+	COMMIT;
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	FOR t IN SELECT p AS parent, count(*) OVER () AS tables, row_number() OVER () AS k
 			 FROM uuidv7_internal.uuidv7_policy_tables() p LOOP
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);

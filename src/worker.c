@@ -37,7 +37,10 @@
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/interrupt.h"
+#include "port/atomics.h"
 #include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
 #include "tcop/tcopprot.h"
 #include "storage/latch.h"
 #include "utils/acl.h"
@@ -73,6 +76,33 @@ static int	maintenance_table_timeout = 600000;
 static bool launcher_registered = false;
 
 /*
+ * What a database's worker tells the launcher: the table whose code caught
+ * the timeout's cancel and went on, so that the worker ended (0: none).  The
+ * launcher has that database's next worker run it last: the other tables
+ * are not held back by its name.
+ */
+typedef struct WorkerShared
+{
+	pg_atomic_uint32 ended_on;
+} WorkerShared;
+
+static WorkerShared *worker_shared = NULL;
+
+#if PG_VERSION_NUM >= 150000
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+#endif
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+/* the launcher's memory of it, a database at a time */
+typedef struct DatabaseEnded
+{
+	char		database[NAMEDATALEN];
+	Oid			ended_on;
+} DatabaseEnded;
+
+static List *databases_ended = NIL;
+
+/*
  * Start the worker of one database and wait for it to finish (it takes its
  * name and the role's from its bgw_extra).
  */
@@ -82,6 +112,8 @@ run_in_database(const char *database)
 	BackgroundWorker worker;
 	BackgroundWorkerHandle *handle;
 	pid_t		pid;
+	ListCell   *lc;
+	DatabaseEnded *ended = NULL;
 
 	memset(&worker, 0, sizeof(worker));
 	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
@@ -94,6 +126,19 @@ run_in_database(const char *database)
 	snprintf(worker.bgw_extra, NAMEDATALEN, "%s", database);
 	snprintf(worker.bgw_extra + NAMEDATALEN, NAMEDATALEN, "%s", maintenance_role);
 	worker.bgw_notify_pid = MyProcPid;
+	foreach(lc, databases_ended)
+	{
+		if (strcmp(((DatabaseEnded *) lfirst(lc))->database, database) == 0)
+			ended = lfirst(lc);
+	}
+	if (ended == NULL)
+	{
+		ended = MemoryContextAllocZero(TopMemoryContext, sizeof(DatabaseEnded));
+		snprintf(ended->database, NAMEDATALEN, "%s", database);
+		databases_ended = lappend(databases_ended, ended);
+	}
+	worker.bgw_main_arg = ObjectIdGetDatum(ended->ended_on);
+	pg_atomic_write_u32(&worker_shared->ended_on, InvalidOid);
 
 	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
 	{
@@ -105,6 +150,7 @@ run_in_database(const char *database)
 	if (WaitForBackgroundWorkerStartup(handle, &pid) != BGWH_STARTED)
 		return;
 	(void) WaitForBackgroundWorkerShutdown(handle);
+	ended->ended_on = pg_atomic_read_u32(&worker_shared->ended_on);
 }
 
 /*
@@ -201,6 +247,8 @@ table_deadline_handler(void)
 static void
 tell_table_deadline(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
 {
+	if (table_deadline_passed && worker_shared != NULL)
+		pg_atomic_write_u32(&worker_shared->ended_on, table_running);
 	if (table_deadline_passed)
 		ereport(WARNING,
 				(errmsg("uuidv7 maintenance of the table of OID %u went on past twice uuidv7.maintenance_table_timeout, its cancel caught: the worker ended it",
@@ -282,13 +330,17 @@ maintain_table(Oid table, int k, int n)
  * version with policies) is not installed.
  */
 void
-uuidv7_maintenance_worker_main(Datum main_arg pg_attribute_unused())
+uuidv7_maintenance_worker_main(Datum main_arg)
 {
 	char		database[NAMEDATALEN];
 	char		role[NAMEDATALEN];
 	List	   *tables = NIL;
+	List	   *tables_last = NIL;
 	ListCell   *lc;
 	bool		isnull;
+
+	/* (the table that ended this database's last worker: run last) */
+	Oid			put_last = DatumGetObjectId(main_arg);
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
@@ -306,7 +358,8 @@ uuidv7_maintenance_worker_main(Datum main_arg pg_attribute_unused())
 	if (SPI_execute("SELECT pg_catalog.to_regprocedure('uuidv7_internal.uuidv7_policy_tables()') IS NOT NULL",
 					true, 1) == SPI_OK_SELECT &&
 		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) &&
-		SPI_execute("SELECT t::pg_catalog.oid FROM uuidv7_internal.uuidv7_policy_tables() t", true, 0) == SPI_OK_SELECT)
+		SPI_execute("SELECT uuidv7_internal.uuidv7_forget_dropped()", false, 0) == SPI_OK_SELECT &&
+		SPI_execute("SELECT t::pg_catalog.oid FROM uuidv7_internal.uuidv7_policy_tables() t", false, 0) == SPI_OK_SELECT)
 	{
 		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 
@@ -314,9 +367,12 @@ uuidv7_maintenance_worker_main(Datum main_arg pg_attribute_unused())
 		{
 			Datum		oid = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
 
-			if (!isnull)
+			if (!isnull && DatumGetObjectId(oid) != put_last)
 				tables = lappend_oid(tables, DatumGetObjectId(oid));
+			else if (!isnull)
+				tables_last = lappend_oid(tables_last, DatumGetObjectId(oid));
 		}
+		tables = list_concat(tables, tables_last);
 		MemoryContextSwitchTo(old);
 	}
 	PopActiveSnapshot();
@@ -412,6 +468,30 @@ uuidv7_worker_interval(PG_FUNCTION_ARGS)
 	PG_RETURN_NULL();
 }
 
+#if PG_VERSION_NUM >= 150000
+static void
+worker_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(sizeof(WorkerShared));
+}
+#endif
+
+static void
+worker_shmem_startup(void)
+{
+	bool		found;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	worker_shared = ShmemInitStruct("uuidv7 maintenance worker", sizeof(WorkerShared), &found);
+	if (!found)
+		pg_atomic_init_u32(&worker_shared->ended_on, InvalidOid);
+	LWLockRelease(AddinShmemInitLock);
+}
+
 /*
  * Define the settings and, when preloaded, register the launcher.  Called
  * once per load.
@@ -467,4 +547,12 @@ uuidv7_worker_init(void)
 	snprintf(worker.bgw_type, BGW_MAXLEN, "uuidv7 maintenance launcher");
 	RegisterBackgroundWorker(&worker);
 	launcher_registered = true;
+#if PG_VERSION_NUM >= 150000
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = worker_shmem_request;
+#else
+	RequestAddinShmemSpace(sizeof(WorkerShared));
+#endif
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = worker_shmem_startup;
 }

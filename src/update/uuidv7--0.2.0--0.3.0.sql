@@ -76,6 +76,8 @@ $leakproof$;
 
 --#object uuidv7_internal.uuidv7_must_own
 
+--#object uuidv7_internal.uuidv7_forget_dropped
+
 --#object uuidv7_internal.uuidv7_rename_record
 
 --#object uuidv7_internal.uuidv7_record_grid

@@ -7,8 +7,8 @@
 # interval, each run recorded; a table of another owner left to its owner;
 # nothing in a database without the extension; a table whose code takes
 # too long is cancelled at uuidv7.maintenance_table_timeout, one whose code
-# catches the cancel ends the worker at twice it, and the other tables' and
-# databases' runs go on; the doctor expects runs on
+# catches the cancel ends the worker at twice it and runs last in the next,
+# and the other tables' and databases' runs go on; the doctor expects runs on
 # the worker's interval where it runs; a worker's slot is a
 # background worker's, never a client connection's; after the launcher is
 # killed, and after a backend crashes, it comes back and runs again; a fast
@@ -96,7 +96,11 @@ $node->safe_psql('app1', q{
 	$$;
 	CREATE INDEX ON stubborn (stubborn_key(v));
 	INSERT INTO stubborn VALUES (uuidv7_generate_at(now() + interval '1 day'), 1);
-	SELECT uuidv7_set_partition_policy('stubborn', ahead => '3 days', step => '1 day', zone => 'UTC');});
+	SELECT uuidv7_set_partition_policy('stubborn', ahead => '3 days', step => '1 day', zone => 'UTC');
+	-- tail: after stubborn by name
+	CREATE TABLE tail (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+	SELECT count(*) FROM uuidv7_create_partitions('tail', now() - interval '2 days', now(), '1 day', 'UTC');
+	SELECT uuidv7_set_partition_policy('tail', ahead => '3 days');});
 
 # runs(DB): the runs recorded there of events, and of theirs
 sub runs
@@ -126,6 +130,9 @@ ok( $node->poll_query_until('app1',
 	'app1: slow, cancelled at the table timeout in each run, is recorded so');
 ok( $node->wait_for_log(qr/uuidv7 maintenance of the table of OID \d+ went on past twice uuidv7\.maintenance_table_timeout, its cancel caught: the worker ended it/),
 	'app1: stubborn, whose code catches the cancel, ends the worker at twice the timeout');
+ok( $node->poll_query_until('app1',
+		"SELECT count(*) >= 2 FROM uuidv7_maintenance_runs WHERE parent = 'public.tail' AND sqlstate IS NULL"),
+	'app1: tail, after stubborn by name, runs: the table that ended a worker runs last in the next');
 my $app2_runs = $node->safe_psql('App 2', 'SELECT count(*) FROM uuidv7_maintenance_runs');
 ok( $node->poll_query_until('App 2', "SELECT count(*) > $app2_runs FROM uuidv7_maintenance_runs"),
 	'App 2, after app1 in each round: its runs go on');
