@@ -190,6 +190,16 @@ slot_write_end(ProgressSlot *slot)
 	pg_atomic_fetch_add_u32(&slot->changecount, 1);
 }
 
+/* a step begun, in a slot being written: its counts from nothing */
+static void
+slot_set_phase(ProgressSlot *slot, const char *phase)
+{
+	copy_clipped(slot->phase, phase, sizeof(slot->phase));
+	slot->blocks_done = 0;
+	slot->blocks_total = 0;
+	slot->rows_moved = 0;
+}
+
 /* the end of the transaction empties this backend's slot */
 static void
 progress_at_transaction_end(XactEvent event, void *arg pg_attribute_unused())
@@ -239,10 +249,7 @@ uuidv7_progress_step(const char *command, Oid relid, const char *phase)
 	}
 	slot->statement_start = GetCurrentStatementStartTimestamp();
 	slot->relid = relid;
-	copy_clipped(slot->phase, phase, sizeof(slot->phase));
-	slot->blocks_done = 0;
-	slot->blocks_total = 0;
-	slot->rows_moved = 0;
+	slot_set_phase(slot, phase);
 	slot_write_end(slot);
 }
 
@@ -259,10 +266,7 @@ uuidv7_progress_phase(const char *phase)
 	if (slot == NULL || slot->pid == 0)
 		return;
 	slot_write_begin(slot);
-	copy_clipped(slot->phase, phase, sizeof(slot->phase));
-	slot->blocks_done = 0;
-	slot->blocks_total = 0;
-	slot->rows_moved = 0;
+	slot_set_phase(slot, phase);
 	slot_write_end(slot);
 }
 
