@@ -86,7 +86,6 @@ BEGIN
 	ELSIF grid.source <> 'recorded' THEN
 		PERFORM uuidv7_internal.uuidv7_record_grid(parent, grid.step, grid.zone, grid.anchor);
 	END IF;
-	PERFORM uuidv7_internal.uuidv7_rename_record(parent);
 	UPDATE @extschema@.uuidv7_partition_config c
 	SET ahead = given_ahead, keep = given_keep, retire = given_retire, refuse_late_rows = given_refuse
 	WHERE c.parent_oid = parent;
