@@ -517,7 +517,7 @@ DECLARE
 	below regclass[];
 	checked record;
 	cut uuid := @extschema@.uuidv7_min(older_than);
-	old record;
+	old regclass;
 	retired regclass[];
 	default_partition regclass;
 	key_column name;
@@ -548,7 +548,9 @@ BEGIN
 		END IF;
 	END IF;
 
-	SELECT coalesce(array_agg(p.partition), '{}') INTO retired
+	-- (read once, under the lock, which keeps partitions from being
+	-- attached or detached until the end of the transaction)
+	SELECT coalesce(array_agg(p.partition ORDER BY p.lower_bound NULLS FIRST), '{}') INTO retired
 	FROM @extschema@.uuidv7_partitions(parent) p
 	WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut;
 	-- (the partitions of a retired period or of DEFAULT that are themselves
@@ -568,18 +570,15 @@ BEGIN
 			ARRAY[parent, CASE WHEN wanted_check IS NOT NULL THEN default_partition END] || retired || below,
 			array_fill('ACCESS EXCLUSIVE'::text, ARRAY[2 + cardinality(retired) + cardinality(below)]), lock_wait);
 	END IF;
-	FOR old IN
-		SELECT p.partition AS child FROM @extschema@.uuidv7_partitions(parent) p
-		WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut
-	LOOP
-		partition := old.child::text;
+	FOREACH old IN ARRAY retired LOOP
+		partition := old::text;
 		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent,
-													 format(CASE WHEN detach_only THEN 'detaching %s' ELSE 'dropping %s' END, old.child));
+													 format(CASE WHEN detach_only THEN 'detaching %s' ELSE 'dropping %s' END, old));
 		IF detach_only THEN
-			EXECUTE format('ALTER TABLE %s DETACH PARTITION %s', parent, old.child);
+			EXECUTE format('ALTER TABLE %s DETACH PARTITION %s', parent, old);
 			action := 'detached';
 		ELSE
-			EXECUTE format('DROP TABLE %s', old.child);
+			EXECUTE format('DROP TABLE %s', old);
 			action := 'dropped';
 		END IF;
 		RETURN NEXT;
