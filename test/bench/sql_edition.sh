@@ -14,11 +14,17 @@
 #   family; C edition only); the partitions scanned, planning and execution
 #   time (EXPLAIN ANALYZE, fastest of ROUNDS), with constants (plan-time
 #   pruning) and as a generic plan of a prepared statement (pruning at
-#   executor start).
+#   executor start);
+# - upkeep on a table of UPKEEP_PARTITIONS daily partitions (the last a week
+#   ahead) and a DEFAULT partition: uuidv7_partitions, the nightly
+#   uuidv7_create_partitions that creates nothing, uuidv7_drop_partitions that
+#   drops nothing and uuidv7_doctor(), each timed inside the server as the
+#   first call of a new session (cold: median of ROUNDS sessions) and as the
+#   fastest of ROUNDS calls in one session after a first (warm), rolled back.
 #
 # Prints Markdown tables and writes them to test/bench/out/sql_edition.md.
 #
-# Sizes: ROWS (1000000), ROUNDS (5).
+# Sizes: ROWS (1000000), ROUNDS (5), UPKEEP_PARTITIONS (3000).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
@@ -26,6 +32,9 @@ set -euo pipefail
 MAJORS=${MAJORS:-15 18}
 ROWS=${ROWS:-1000000}
 ROUNDS=${ROUNDS:-5}
+UPKEEP_PARTITIONS=${UPKEEP_PARTITIONS:-3000}
+# (the days of the upkeep table are UTC days)
+export PGTZ=UTC
 OUT=$TOP/test/bench/out
 mkdir -p "$OUT"
 work=$(mktemp -d /tmp/uuidv7-bench-sqled.XXXXXX)
@@ -42,6 +51,12 @@ SELECT count(*) FROM uuidv7_create_partitions('ev', '2023-01-01 00:00+00', '2023
 INSERT INTO ev SELECT uuidv7_generate_at('2023-01-01 00:00+00'::timestamptz + g * interval '15 minutes'), g
 FROM generate_series(0, 1000 * 96 - 1) g;
 VACUUM ANALYZE ev;
+CREATE TABLE up (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+CREATE TABLE up_default PARTITION OF up DEFAULT;
+SELECT count(*) FROM uuidv7_create_partitions('up', current_date - ($UPKEEP_PARTITIONS - 7), current_date + 7, '1 day', 'UTC');
+INSERT INTO up SELECT uuidv7_generate_at((current_date - ($UPKEEP_PARTITIONS - 7))::timestamptz + g * interval '1 day'), g
+FROM generate_series(0, $UPKEEP_PARTITIONS - 1) g;
+VACUUM ANALYZE up;
 CREATE FUNCTION plan_of(q text) RETURNS json LANGUAGE plpgsql AS \$\$
 DECLARE
 	plan json;
@@ -79,7 +94,32 @@ plan_summary() {
 	fi
 }
 
-gen_md=() day_md=()
+# the upkeep calls, each a name and a statement
+UPKEEP=(
+	"uuidv7_partitions|SELECT count(*) FROM uuidv7_partitions('up')"
+	"create, nothing|SELECT count(*) FROM uuidv7_create_partitions('up', current_date, current_date + 7, '1 day', 'UTC')"
+	"drop, nothing|SELECT count(*) FROM uuidv7_drop_partitions('up', current_date - ($UPKEEP_PARTITIONS - 7))"
+	"uuidv7_doctor()|SELECT count(*) FROM uuidv7_doctor()"
+)
+# upkeep_ms EDITION STATEMENT CALLS: the milliseconds of each of CALLS runs
+# of STATEMENT in one session, each rolled back, one a line
+upkeep_ms() {
+	for _ in $(seq "$3"); do
+		echo "BEGIN; SELECT bench_ms(\$q\$$2\$q\$); ROLLBACK;"
+	done | PGHOST=${host[$1]} PGPORT=${port[$1]} "${bin[$1]}/psql" -X -q -At -v ON_ERROR_STOP=1 | grep -E '^[0-9.]+$'
+}
+# upkeep_cost EDITION STATEMENT: "cold warm" in milliseconds
+upkeep_cost() {
+	local cold=() warm
+	for _ in $(seq "$ROUNDS"); do
+		cold+=("$(upkeep_ms "$1" "$2" 1)")
+	done
+	warm=$(upkeep_ms "$1" "$2" $((ROUNDS + 1)) | tail -n +2)
+	[ "${#cold[@]}" -eq "$ROUNDS" ] && [ "$(wc -l <<<"$warm")" -eq "$ROUNDS" ] || { echo "no time for: $2" >&2; return 1; }
+	printf '%.1f %.1f\n' "$(median "${cold[@]}")" "$(fastest_of $warm)"
+}
+
+gen_md=() day_md=() upkeep_md=()
 for major in $MAJORS; do
 	use_pg_major "$major"
 	mkdir "$work/ext-$major"
@@ -93,7 +133,8 @@ for major in $MAJORS; do
 	for edition in c sql; do
 		if [ $edition = c ]; then PG_CONFIG=$C_PG_CONFIG; else PG_CONFIG=$work/server-$major$("$C_PG_CONFIG" --bindir)/pg_config; fi
 		find_pg_config
-		cluster_start "uuidv7-bench-sqled-$major-$edition" "jit = off" "shared_buffers = 256MB"
+		# (locks: the table of UPKEEP_PARTITIONS partitions is made in one call)
+		cluster_start "uuidv7-bench-sqled-$major-$edition" "jit = off" "shared_buffers = 256MB" "max_locks_per_transaction = 1024"
 		host[$edition]=$PGHOST port[$edition]=$PGPORT bin[$edition]=$PG_BINDIR
 		psql_q "SET client_min_messages = warning; CREATE EXTENSION uuidv7" >/dev/null
 		[ $edition = c ] && psql_q "CREATE EXTENSION uuidv7_time_ops" >/dev/null
@@ -138,6 +179,14 @@ for major in $MAJORS; do
 			done
 		done
 	done
+
+	# upkeep, each edition's call beside the other's
+	for call in "${UPKEEP[@]}"; do
+		IFS='|' read -r name statement <<<"$call"
+		read -r c_cold c_warm <<<"$(upkeep_cost c "$statement")" || exit 1
+		read -r sql_cold sql_warm <<<"$(upkeep_cost sql "$statement")" || exit 1
+		upkeep_md+=("| $version | $name | $c_cold | $sql_cold | $(ratio "$sql_cold" "$c_cold" 1) | $c_warm | $sql_warm | $(ratio "$sql_warm" "$c_warm" 1) |")
+	done
 	cluster_stop_all
 	CLUSTER_DIRS=()
 done
@@ -154,4 +203,10 @@ done
 	echo "| server | edition | form | plan | partitions scanned | planning ms | execution ms |"
 	echo "|---|---|---|---|---|---|---|"
 	printf '%s\n' "${day_md[@]}"
+	echo
+	echo "## Upkeep on $UPKEEP_PARTITIONS daily partitions, ms: cold (median of $ROUNDS new sessions), warm (fastest of $ROUNDS calls after a first)"
+	echo
+	echo "| server | call | C, cold | SQL, cold | SQL / C | C, warm | SQL, warm | SQL / C |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|"
+	printf '%s\n' "${upkeep_md[@]}"
 } | tee "$OUT/sql_edition.md"
