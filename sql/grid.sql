@@ -127,6 +127,17 @@ ALTER TABLE utc_hours RENAME TO utc_hours_renamed;
 SELECT step, zone, source FROM uuidv7_partition_grid('utc_hours_renamed');
 SELECT count(*) FROM uuidv7_create_partitions('utc_hours_renamed', '2025-03-01 12:00+00', '2025-03-01 13:00+00');
 SELECT parent_name FROM uuidv7_partition_config WHERE parent_name LIKE 'utc\_hours%';
+-- the doctor's fix for a renamed table with a recorded grid and no
+-- partitions yet follows its record, and works (before: it named days, which
+-- the record of months refused with 22023)
+CREATE TABLE monthly (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT uuidv7_set_partition_grid('monthly', '1 month', 'UTC');
+ALTER TABLE monthly RENAME TO monthly_renamed;
+SELECT replace(fix, 'now() + interval ''1 month''', '''2025-03-01 00:00+00''') AS fix
+FROM uuidv7_doctor() WHERE object = 'public.monthly_renamed' \gset
+SELECT :'fix';
+SELECT replace(replace(:'fix', 'SELECT *', 'SELECT count(*) AS periods'), 'now()', '''2025-01-15 00:00+00''::timestamptz') \gexec
+DROP TABLE monthly_renamed;
 
 -- a record's values must make a grid (22023), and its OID is its table's
 \set VERBOSITY terse

@@ -49,9 +49,8 @@ BEGIN
 			IF t.last_end IS NULL THEN
 				problem := 'it has no partition with UUIDv7 bounds';
 				-- (on its recorded grid if it has one, else in days)
+				-- (a record is its table's by OID, also under a former name)
 				fix := CASE WHEN EXISTS (SELECT FROM @extschema@.uuidv7_partition_config c
-										 JOIN pg_class r ON r.oid = t.parent AND r.relname = c.parent_name
-										 JOIN pg_namespace n ON n.oid = r.relnamespace AND n.nspname = c.parent_schema
 										 WHERE c.parent_oid = t.parent)
 						   THEN format('SELECT * FROM uuidv7_create_partitions(%L, now(), now() + interval ''1 month'');',
 									   t.parent::text)
