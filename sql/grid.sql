@@ -138,6 +138,16 @@ FROM uuidv7_doctor() WHERE object = 'public.monthly_renamed' \gset
 SELECT :'fix';
 SELECT replace(replace(:'fix', 'SELECT *', 'SELECT count(*) AS periods'), 'now()', '''2025-01-15 00:00+00''::timestamptz') \gexec
 DROP TABLE monthly_renamed;
+-- nor is a renamed table's recorded grid reported unreadable (before: a
+-- NOTICE until the record's next change, whose fix would record it again)
+CREATE TABLE uneven (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT uuidv7_set_partition_grid('uneven', '1 day', 'UTC');
+CREATE TABLE uneven_1 PARTITION OF uneven FOR VALUES FROM (uuidv7_min('2024-01-01 00:00+00')) TO (uuidv7_min('2024-01-02 00:00+00'));
+CREATE TABLE uneven_2 PARTITION OF uneven FOR VALUES FROM (uuidv7_min('2024-01-02 00:00+00')) TO (uuidv7_min('2024-02-02 00:00+00'));
+CREATE TABLE uneven_3 PARTITION OF uneven FOR VALUES FROM (uuidv7_min('2024-02-02 00:00+00')) TO (uuidv7_min('2024-02-02 05:00+00'));
+ALTER TABLE uneven RENAME TO uneven_renamed;
+SELECT severity, problem FROM uuidv7_doctor() WHERE object = 'public.uneven_renamed' AND severity = 'notice';
+DROP TABLE uneven_renamed;
 
 -- a record's values must make a grid (22023), and its OID is its table's
 \set VERBOSITY terse

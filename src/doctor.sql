@@ -326,14 +326,13 @@ BEGIN
 		SELECT c.oid::regclass AS parent, g.problem
 		FROM pg_class c JOIN pg_partitioned_table pt ON pt.partrelid = c.oid
 			JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = pt.partattrs[0]
-			JOIN pg_type ty ON ty.oid = a.atttypid
-			JOIN pg_namespace n ON n.oid = c.relnamespace,
+			JOIN pg_type ty ON ty.oid = a.atttypid,
 			LATERAL uuidv7_internal.uuidv7_read_grid(c.oid, NULL) g
 		WHERE pt.partstrat = 'r' AND pt.partnatts = 1 AND NOT c.relispartition
 			AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
 			AND has_table_privilege(c.oid, 'SELECT')
-			AND NOT EXISTS (SELECT FROM @extschema@.uuidv7_partition_config r
-							WHERE r.parent_schema = n.nspname AND r.parent_name = c.relname AND r.parent_oid = c.oid)
+			-- (a record is its table's by OID, also under a former name)
+			AND NOT EXISTS (SELECT FROM @extschema@.uuidv7_partition_config r WHERE r.parent_oid = c.oid)
 			AND g.problem IS NOT NULL
 		ORDER BY 1
 	LOOP
