@@ -519,11 +519,12 @@ DECLARE
 	cut uuid := @extschema@.uuidv7_min(older_than);
 	old regclass;
 	retired regclass[];
+	retired_upper uuid[];
 	default_partition regclass;
 	key_column name;
 	oldest uuid;
 	current_check text;
-	wanted_check text;
+	recheck bool := false;
 BEGIN
 	-- the parent checked first, by an assignment (an error names no SQL of ours)
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
@@ -543,23 +544,27 @@ BEGIN
 		ORDER BY p.lower_bound NULLS FIRST LIMIT 1;
 		SELECT pg_get_constraintdef(c.oid) INTO current_check
 		FROM pg_constraint c WHERE c.conrelid = default_partition AND c.conname = 'uuidv7_retired';
-		IF oldest IS NOT NULL THEN
-			wanted_check := format('CHECK ((%I >= %L::uuid)) NOT VALID', key_column, oldest);
-		END IF;
+		-- (made again only where its bound changes: compared by the bound,
+		-- as PostgreSQL deparses the key with a cast where it is of a domain)
+		recheck := oldest IS NOT NULL
+			AND substring(current_check FROM '>= ''([0-9a-f-]+)''::uuid')::uuid IS DISTINCT FROM oldest;
 	END IF;
 
 	-- (read once, under the lock, which keeps partitions from being
-	-- attached or detached until the end of the transaction)
-	SELECT coalesce(array_agg(p.partition ORDER BY p.lower_bound NULLS FIRST), '{}') INTO retired
+	-- attached or detached until the end of the transaction; each is checked
+	-- again below, once locked)
+	SELECT coalesce(array_agg(p.partition ORDER BY p.lower_bound NULLS FIRST), '{}'),
+		coalesce(array_agg(p.upper_bound ORDER BY p.lower_bound NULLS FIRST), '{}')
+	INTO retired, retired_upper
 	FROM @extschema@.uuidv7_partitions(parent) p
 	WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut;
 	-- (the partitions of a retired period or of DEFAULT that are themselves
 	-- partitioned: DROP and DETACH lock theirs as well)
 	SELECT coalesce(array_agg(t.relid ORDER BY t.level, t.relid), '{}') INTO below
-	FROM unnest(retired || CASE WHEN wanted_check IS NOT NULL THEN ARRAY[default_partition] END) r,
+	FROM unnest(retired || CASE WHEN recheck THEN ARRAY[default_partition] END) r,
 		LATERAL pg_partition_tree(r) t
 	WHERE t.relid <> r;
-	IF cardinality(retired) > 0 OR current_check IS DISTINCT FROM coalesce(wanted_check, current_check) THEN
+	IF cardinality(retired) > 0 OR recheck THEN
 		-- DETACH and DROP take ACCESS EXCLUSIVE on the parent and on the
 		-- partition: taken in short tries, all at once, so that waiting never
 		-- holds back the queue behind, nor holds the parent while it waits
@@ -567,10 +572,17 @@ BEGIN
 		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent,
 													 'waiting for the table and the partitions it retires');
 		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(
-			ARRAY[parent, CASE WHEN wanted_check IS NOT NULL THEN default_partition END] || retired || below,
+			ARRAY[parent, CASE WHEN recheck THEN default_partition END] || retired || below,
 			array_fill('ACCESS EXCLUSIVE'::text, ARRAY[2 + cardinality(retired) + cardinality(below)]), lock_wait);
 	END IF;
-	FOREACH old IN ARRAY retired LOOP
+	FOR i IN 1 .. cardinality(retired) LOOP
+		old := retired[i];
+		-- (still a partition, of the bound listed: the snapshot of a
+		-- REPEATABLE READ transaction, which the SQL edition's listing reads,
+		-- may predate the lock and show one detached since, which is no
+		-- longer the table's to retire; its partition constraint is read from
+		-- the catalog as it is now)
+		CONTINUE WHEN strpos(coalesce(pg_get_partition_constraintdef(old), ''), format('< %L', retired_upper[i])) = 0;
 		partition := old::text;
 		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent,
 													 format(CASE WHEN detach_only THEN 'detaching %s' ELSE 'dropping %s' END, old));
@@ -584,7 +596,7 @@ BEGIN
 		RETURN NEXT;
 	END LOOP;
 	-- (NOT VALID: the rows already there are not scanned, and stay)
-	IF wanted_check IS NOT NULL AND current_check IS DISTINCT FROM wanted_check THEN
+	IF recheck THEN
 		IF current_check IS NOT NULL THEN
 			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_retired', default_partition);
 		END IF;
