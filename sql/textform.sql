@@ -100,3 +100,12 @@ SELECT uuidv7_to_base32(id) AS ulid, total FROM orders ORDER BY id;
 
 -- a short suffix for people: the last two groups, 40 random bits of a UUIDv7
 SELECT right(uuidv7_to_base32_grouped('017f22e2-79b0-7cc3-98c4-dc0c0c07398f'), 9) AS suffix;
+
+-- the same under standard_conforming_strings = off, which reads a backslash
+-- in an ordinary string literal as an escape (before: the SQL edition's
+-- grouped form was '------')
+SET standard_conforming_strings = off;
+SET escape_string_warning = off;
+SELECT uuidv7_to_base32_grouped('01910b3c-8000-7000-8000-000000000000') AS grouped;
+RESET escape_string_warning;
+RESET standard_conforming_strings;

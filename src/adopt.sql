@@ -455,7 +455,7 @@ BEGIN
 	FOR i IN 1..coalesce(array_length(views, 1), 0) LOOP
 		EXECUTE format('CREATE OR REPLACE VIEW %s%s AS %s', views[i][1],
 					   CASE WHEN views[i][2] <> '' THEN format(' WITH (%s)', views[i][2]) ELSE '' END,
-					   regexp_replace(views[i][3], '\mONLY ' || regexp_replace(parent::text, '([^A-Za-z0-9_])', '\\\1', 'g')
+					   regexp_replace(views[i][3], E'\\mONLY ' || regexp_replace(parent::text, '([^A-Za-z0-9_])', E'\\\\\\1', 'g')
 												   || '(?![A-Za-z0-9_$"])', parent::text, 'g'));
 	END LOOP;
 	FOR i IN 1..coalesce(array_length(triggers, 1), 0) LOOP

@@ -67,7 +67,7 @@ BEGIN
 				FROM unnest(tables, lock_modes) AS u(t, m)
 					JOIN pg_locks l ON l.locktype = 'relation' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
 						AND l.relation = u.t AND l.granted AND l.pid IS DISTINCT FROM pg_backend_pid()
-				WHERE array_position(modes, upper(regexp_replace(regexp_replace(l.mode, 'Lock$', ''), '([a-z])([A-Z])', '\1 \2', 'g')))
+				WHERE array_position(modes, upper(regexp_replace(regexp_replace(l.mode, 'Lock$', ''), '([a-z])([A-Z])', E'\\1 \\2', 'g')))
 					= ANY (conflicts[array_position(modes, u.m):array_position(modes, u.m)][1:8]);
 				PERFORM set_config('lock_timeout', caller_timeout, true);
 				RAISE EXCEPTION 'could not lock % for partition upkeep within % ms',

@@ -31,7 +31,7 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $function$
 SELECT pg_catalog.regexp_replace(pg_catalog.lower(@extschema@.uuidv7_to_base32($1)),
-								 '^(..)(....)(....)(....)(....)(....)(....)$', '\1-\2-\3-\4-\5-\6-\7')
+								 '^(..)(....)(....)(....)(....)(....)(....)$', E'\\1-\\2-\\3-\\4-\\5-\\6-\\7')
 $function$;
 --#endif
 
