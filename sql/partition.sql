@@ -406,3 +406,18 @@ SELECT p.oid::regprocedure, p.provolatile, p.proisstrict
 FROM pg_proc p WHERE p.proname LIKE 'uuidv7_partman%' ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 DROP SCHEMA "Sales Data" CASCADE;
+
+-- refuse_late_rows moves the DEFAULT partition's check with the oldest
+-- partition, whatever the key column's name holds (before: a name holding a
+-- bound of that form was read as the check's, which then stayed behind)
+CREATE TABLE "odd key" ("k >= '018e96f4-a800-7000-8000-000000000000'::uuid" uuid7 NOT NULL)
+	PARTITION BY RANGE ("k >= '018e96f4-a800-7000-8000-000000000000'::uuid");
+CREATE TABLE "odd key default" PARTITION OF "odd key" DEFAULT;
+SELECT count(*) FROM uuidv7_create_partitions('"odd key"', '2024-01-01 00:00+00', '2024-05-01 00:00+00', '1 month', 'UTC');
+SELECT partition, action FROM uuidv7_drop_partitions('"odd key"', '2024-02-01 00:00+00', refuse_late_rows => true);
+SELECT partition, action FROM uuidv7_drop_partitions('"odd key"', '2024-04-01 00:00+00', refuse_late_rows => true);
+SELECT partition, action FROM uuidv7_drop_partitions('"odd key"', '2024-04-01 00:00+00', refuse_late_rows => true);
+\set VERBOSITY terse
+INSERT INTO "odd key" VALUES (uuidv7_min('2024-02-15 00:00+00'));
+\set VERBOSITY default
+DROP TABLE "odd key";

@@ -206,7 +206,7 @@ DECLARE
 	foreign_ones boolean;
 BEGIN
 	SELECT pg_catalog.string_agg(o.oid::pg_catalog.regoperator::pg_catalog.text, ', ' ORDER BY o.oid),
-		pg_catalog.bool_or(o.oprcode::pg_catalog.regprocedure::pg_catalog.text !~ '^(uuidv7_time_(lt|le|ge|gt)|(uuidv7_(lt|le|ge|gt)_timestamptz)|(timestamptz_(lt|le|ge|gt)_uuidv7))\(')
+		pg_catalog.bool_or(o.oprcode::pg_catalog.regprocedure::pg_catalog.text !~ '^(uuidv7_time_(lt|le|ge|gt)|(uuidv7_(lt|le|ge|gt)_timestamptz)|(timestamptz_(lt|le|ge|gt)_uuidv7))[(]')
 	INTO existing, foreign_ones
 	FROM pg_catalog.pg_operator o
 	WHERE o.oprnamespace OPERATOR(pg_catalog.=) '@extschema@'::pg_catalog.regnamespace

@@ -547,7 +547,7 @@ BEGIN
 		-- (made again only where its bound changes: compared by the bound,
 		-- as PostgreSQL deparses the key with a cast where it is of a domain)
 		recheck := oldest IS NOT NULL
-			AND substring(current_check FROM '>= ''([0-9a-f-]+)''::uuid')::uuid IS DISTINCT FROM oldest;
+			AND substring(current_check FROM '>= ''([0-9a-f-]+)''::uuid[)]+( NOT VALID)?$')::uuid IS DISTINCT FROM oldest;
 	END IF;
 
 	-- (read once, under the lock, which keeps partitions from being
@@ -577,12 +577,15 @@ BEGIN
 	END IF;
 	FOR i IN 1 .. cardinality(retired) LOOP
 		old := retired[i];
-		-- (still a partition, of the bound listed: the snapshot of a
-		-- REPEATABLE READ transaction, which the SQL edition's listing reads,
-		-- may predate the lock and show one detached since, which is no
-		-- longer the table's to retire; its partition constraint is read from
-		-- the catalog as it is now)
-		CONTINUE WHEN strpos(coalesce(pg_get_partition_constraintdef(old), ''), format('< %L', retired_upper[i])) = 0;
+		-- (still a partition of the table, of the bound listed: the snapshot
+		-- of a REPEATABLE READ transaction, which the SQL edition's listing
+		-- reads, may predate the lock and show one detached since, or moved to
+		-- another table, which is no longer this table's to retire; its
+		-- ancestors and its partition constraint are read from the catalog as
+		-- it is now.  One whose DETACH CONCURRENTLY is pending has no
+		-- ancestors: it is left to the one detaching it.)
+		CONTINUE WHEN NOT EXISTS (SELECT FROM pg_partition_ancestors(old) a WHERE a.relid = parent)
+			OR strpos(coalesce(pg_get_partition_constraintdef(old), ''), format('< %L', retired_upper[i])) = 0;
 		partition := old::text;
 		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent,
 													 format(CASE WHEN detach_only THEN 'detaching %s' ELSE 'dropping %s' END, old));
@@ -600,8 +603,15 @@ BEGIN
 		IF current_check IS NOT NULL THEN
 			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_retired', default_partition);
 		END IF;
-		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_retired CHECK (%I >= %L::uuid) NOT VALID',
-					   default_partition, key_column, oldest);
+		BEGIN
+			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_retired CHECK (%I >= %L::uuid) NOT VALID',
+						   default_partition, key_column, oldest);
+		EXCEPTION WHEN duplicate_object THEN
+			-- (one set since a REPEATABLE READ snapshot, which does not show it)
+			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_retired,'
+						   ' ADD CONSTRAINT uuidv7_retired CHECK (%I >= %L::uuid) NOT VALID',
+						   default_partition, key_column, oldest);
+		END;
 		partition := default_partition::text;
 		action := 'refuses rows before ' || @extschema@.uuidv7_timestamp(oldest);
 		RETURN NEXT;

@@ -217,7 +217,9 @@ AS $function$
 				 FROM pg_inherits i
 					 JOIN pg_class c ON c.oid = i.inhrelid,
 					 LATERAL pg_get_expr(c.relpartbound, c.oid) AS e
-				 WHERE i.inhparent = parent) AS b
+				 -- (none where a REPEATABLE READ snapshot still shows a
+				 -- partition dropped since)
+				 WHERE i.inhparent = parent AND e IS NOT NULL) AS b
 	ORDER BY b.is_default, b.lo NULLS FIRST, b.hi
 $function$;
 --#endif
