@@ -236,3 +236,23 @@ DROP TABLE colours;
 RESET client_min_messages;
 SELECT count(*) AS rows_still_there, count(*) FILTER (WHERE tableoid = 'moves_default'::regclass) AS waiting FROM moves;
 DROP TABLE moves, not_new;
+
+-- (uuidv7_drop_partitions, on a table whose key has an operator class of
+-- its own schema: PostgreSQL names its operators in the partitions' bounds,
+-- and every period before the cut is retired all the same; before: none)
+CREATE SCHEMA own_ops;
+CREATE OPERATOR own_ops.< (LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_lt);
+CREATE OPERATOR own_ops.<= (LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_le);
+CREATE OPERATOR own_ops.= (LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_eq);
+CREATE OPERATOR own_ops.>= (LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_ge);
+CREATE OPERATOR own_ops.> (LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_gt);
+CREATE OPERATOR CLASS own_ops.uuid_ops FOR TYPE uuid USING btree AS
+	OPERATOR 1 own_ops.<, OPERATOR 2 own_ops.<=, OPERATOR 3 own_ops.=, OPERATOR 4 own_ops.>=, OPERATOR 5 own_ops.>,
+	FUNCTION 1 uuid_cmp(uuid, uuid);
+CREATE TABLE own_ops_keyed (id uuid NOT NULL) PARTITION BY RANGE (id own_ops.uuid_ops);
+SELECT count(*) FROM uuidv7_create_partitions('own_ops_keyed', '2024-01-01 00:00+00', '2024-04-01 00:00+00', '1 month', 'UTC');
+SELECT partition, action FROM uuidv7_drop_partitions('own_ops_keyed', '2024-03-01 00:00+00');
+DROP TABLE own_ops_keyed;
+SET client_min_messages = warning;
+DROP SCHEMA own_ops CASCADE;
+RESET client_min_messages;

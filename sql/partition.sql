@@ -421,3 +421,16 @@ SELECT partition, action FROM uuidv7_drop_partitions('"odd key"', '2024-04-01 00
 INSERT INTO "odd key" VALUES (uuidv7_min('2024-02-15 00:00+00'));
 \set VERBOSITY default
 DROP TABLE "odd key";
+-- a DEFAULT partition whose own partition has a check of that name: the
+-- conflict is named as PostgreSQL names it (42710), nothing retired
+CREATE TABLE taken (id uuid NOT NULL) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('taken', '2024-01-01 00:00+00', '2024-03-01 00:00+00', '1 month', 'UTC');
+CREATE TABLE taken_default PARTITION OF taken DEFAULT PARTITION BY RANGE (id);
+CREATE TABLE taken_default_rest (id uuid NOT NULL,
+	CONSTRAINT uuidv7_retired CHECK (id >= '00000000-0000-7000-8000-000000000000'::uuid));
+ALTER TABLE taken_default ATTACH PARTITION taken_default_rest DEFAULT;
+\set VERBOSITY terse
+SELECT partition, action FROM uuidv7_drop_partitions('taken', '2024-02-01 00:00+00', refuse_late_rows => true);
+\set VERBOSITY default
+SELECT count(*) AS partitions FROM uuidv7_partitions('taken');
+DROP TABLE taken;

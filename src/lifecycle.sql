@@ -525,6 +525,7 @@ DECLARE
 	oldest uuid;
 	current_check text;
 	recheck bool := false;
+	taken text;
 BEGIN
 	-- the parent checked first, by an assignment (an error names no SQL of ours)
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
@@ -584,8 +585,12 @@ BEGIN
 		-- ancestors and its partition constraint are read from the catalog as
 		-- it is now.  One whose DETACH CONCURRENTLY is pending has no
 		-- ancestors: it is left to the one detaching it.)
+		-- (the operator named by PostgreSQL where the key's operator class
+		-- has its own: OPERATOR(schema.<))
 		CONTINUE WHEN NOT EXISTS (SELECT FROM pg_partition_ancestors(old) a WHERE a.relid = parent)
-			OR strpos(coalesce(pg_get_partition_constraintdef(old), ''), format('< %L', retired_upper[i])) = 0;
+			OR NOT EXISTS (SELECT FROM pg_get_partition_constraintdef(old) AS d(def)
+						   WHERE strpos(d.def, format('< %L::', retired_upper[i])) > 0
+							   OR strpos(d.def, format('.<) %L::', retired_upper[i])) > 0);
 		partition := old::text;
 		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent,
 													 format(CASE WHEN detach_only THEN 'detaching %s' ELSE 'dropping %s' END, old));
@@ -607,10 +612,16 @@ BEGIN
 			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_retired CHECK (%I >= %L::uuid) NOT VALID',
 						   default_partition, key_column, oldest);
 		EXCEPTION WHEN duplicate_object THEN
-			-- (one set since a REPEATABLE READ snapshot, which does not show it)
-			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_retired,'
-						   ' ADD CONSTRAINT uuidv7_retired CHECK (%I >= %L::uuid) NOT VALID',
-						   default_partition, key_column, oldest);
+			-- (one set since a REPEATABLE READ snapshot, which does not show
+			-- it; else the name is taken below, and that error stands)
+			GET STACKED DIAGNOSTICS taken = MESSAGE_TEXT;
+			BEGIN
+				EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_retired,'
+							   ' ADD CONSTRAINT uuidv7_retired CHECK (%I >= %L::uuid) NOT VALID',
+							   default_partition, key_column, oldest);
+			EXCEPTION WHEN undefined_object THEN
+				RAISE EXCEPTION USING ERRCODE = 'duplicate_object', MESSAGE = taken;
+			END;
 		END;
 		partition := default_partition::text;
 		action := 'refuses rows before ' || @extschema@.uuidv7_timestamp(oldest);
