@@ -78,6 +78,9 @@ chmod -R a+rX "$work"
 UUIDV7_ROOT=$root in_root - env -u OLD_PG_CONFIG -u PGHOST -u PGPORT -u PGUSER -u PGDATABASE \
 	-u HARNESS_OPTIONS -u HARNESS_TIMER -u LOAD_SECONDS sh -c "
 	set -e
+	# (a run that failed or was stopped before the purge below left its
+	# package, of this very version, which apt-get would keep)
+	dpkg --purge 'postgresql-$PG_MAJOR-uuidv7' >/dev/null 2>&1
 	apt-get install -y -qq '$deb' $deps >/dev/null
 	dpkg -S /usr/share/postgresql/$PG_MAJOR/extension/uuidv7.control /usr/lib/postgresql/$PG_MAJOR/lib/uuidv7.so
 	cd '$work/uuidv7'
