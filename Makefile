@@ -28,14 +28,14 @@ UPDATES = $(patsubst $(src)src/update/%,build/%,$(wildcard $(src)src/update/*.sq
 DATA_built = build/uuidv7--$(EXTVERSION).sql build/uuidv7_time_ops--$(TIME_OPS_VERSION).sql $(UPDATES)
 DATA = $(patsubst $(src)%,%,$(wildcard $(src)src/released/*.sql))
 
-REGRESS = generate state extract bounds domain planner compat errors partition grid textform comparison time_ops time_ops_brin_multi rls adversarial randomness security adopt policy maintenance doctor minmax move time_predicates upgrade
+REGRESS = generate state extract bounds domain planner compat errors partition grid textform comparison time_ops time_ops_brin_multi rls adversarial randomness security adopt policy policy_tables maintenance doctor minmax move time_predicates upgrade
 # what the SQL edition runs (make installcheck-sql-edition, on a server
 # where it is installed): all but the C edition's own concerns
 REGRESS_SQL_EDITION = $(filter-out state time_ops time_ops_brin_multi rls security maintenance move time_predicates upgrade,$(REGRESS))
 REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=uuidv7
 # interleavings of sessions (specs/*.spec), run by make installcheck after
 # the regress suites, on both editions
-ISOLATION = upkeep_create upkeep_drop upkeep_adopt upkeep_adopt_neighbours upkeep_overlap upkeep_snapshot upkeep_maintenance
+ISOLATION = upkeep_create upkeep_drop upkeep_adopt upkeep_adopt_neighbours upkeep_overlap upkeep_snapshot upkeep_maintenance upkeep_policy
 ISOLATION_OPTS = --load-extension=uuidv7
 # tests that need clusters of their own (test/t/*.pl, on PostgreSQL's
 # PostgreSQL::Test::Cluster, with test/perl's helpers), run by make

@@ -11,11 +11,9 @@ CREATE TABLE metrics (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
 CREATE TABLE metrics_default PARTITION OF metrics DEFAULT;
 -- a table without a grid needs its step
 SELECT uuidv7_set_partition_policy('metrics', ahead => '3 days', keep => '5 days');
-SELECT uuidv7_set_partition_policy('metrics', ahead => '3 days', keep => '5 days', step => '1 day', zone => 'UTC');
-SELECT parent, step, zone, ahead, keep, retire, refuse_late_rows, last_run, last_run_ok FROM uuidv7_partition_policies;
 -- the periods of the last ten days, as an application had them, and a row
 -- that waits in DEFAULT for tomorrow's
-SELECT count(*) FROM uuidv7_create_partitions('metrics', now() - interval '10 days', now());
+SELECT count(*) FROM uuidv7_create_partitions('metrics', now() - interval '10 days', now(), '1 day', 'UTC');
 INSERT INTO metrics VALUES (uuidv7_generate_at(date_trunc('day', now()) + interval '1 day 1 hour'), 1);
 
 -- bad input
@@ -35,10 +33,23 @@ BEGIN;
 CALL uuidv7_run_maintenance();
 ROLLBACK;
 
--- a run: today and the next three days made (the waiting row moved into
--- its period), the periods that ended five days ago or more dropped
+-- given: the next three days made at once (the waiting row moved into its
+-- period), as a run of maintenance, and recorded so (its NOTICE names
+-- them: the days are today's)
+SET client_min_messages = warning;
+SELECT uuidv7_set_partition_policy('metrics', ahead => '3 days', keep => '5 days');
+SET client_min_messages = notice;
+SELECT parent, step, zone, ahead, keep, retire, refuse_late_rows, last_run IS NOT NULL AS has_run, last_run_ok
+FROM uuidv7_partition_policies;
+SELECT parent, created, retired, moved, sqlstate, error, retired_partitions,
+	created_partitions = ARRAY(SELECT format('public.metrics_p%s', to_char(now() + d * interval '1 day', 'YYYY_MM_DD'))
+							   FROM generate_series(1, 3) d) AS named_created
+FROM uuidv7_maintenance_runs;
+-- a run: nothing left to make, the periods that ended five days ago or
+-- more dropped, and named
 CALL uuidv7_run_maintenance();
-SELECT parent, created, retired, moved, sqlstate, error FROM uuidv7_maintenance_runs;
+SELECT parent, created, retired, moved, sqlstate, error, cardinality(retired_partitions) AS named_retired
+FROM uuidv7_maintenance_runs ORDER BY started_at;
 SELECT min(period_start) = date_trunc('day', now()) - interval '5 days' AS oldest_kept,
 	max(period_end) = date_trunc('day', now()) + interval '4 days' AS newest,
 	count(*) FILTER (WHERE lower_bound IS NULL) AS default_partitions
@@ -63,8 +74,12 @@ INSERT INTO metrics VALUES (uuidv7_generate_at(now() - interval '4 days'), 2);
 -- a table whose maintenance fails is recorded so, with its error, and the
 -- others' runs go on; the doctor names it
 CREATE TABLE broken (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+SET client_min_messages = warning;
 SELECT uuidv7_set_partition_policy('broken', ahead => '2 days', step => '1 day', zone => 'UTC');
-DO $$ BEGIN EXECUTE format('CREATE TABLE broken_p%s (id uuid7)', to_char(now() + interval '1 day', 'YYYY_MM_DD')); END $$;
+SET client_min_messages = notice;
+-- (tomorrow's period taken away, and its name taken by a table of another
+-- kind, before the run that makes it again)
+DO $$ BEGIN EXECUTE format('DROP TABLE broken_p%1$s; CREATE TABLE broken_p%1$s (id uuid7)', to_char(now() + interval '1 day', 'YYYY_MM_DD')); END $$;
 -- (its WARNING names the day: the history is read below)
 SET client_min_messages = error;
 CALL uuidv7_run_maintenance();
@@ -106,10 +121,11 @@ SELECT uuidv7_set_partition_policy('broken');
 SELECT parent FROM uuidv7_partition_policies ORDER BY parent;
 SELECT severity, object FROM uuidv7_doctor() WHERE object = 'public.broken';
 
--- never run: the doctor says so
+-- never run (a policy of keep alone makes nothing when given): the doctor
+-- says so
 CREATE TABLE idle (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
 SELECT count(*) > 0 AS made FROM uuidv7_create_partitions('idle', now(), now() + interval '1 month', '1 day', 'UTC');
-SELECT uuidv7_set_partition_policy('idle', ahead => '2 days');
+SELECT uuidv7_set_partition_policy('idle', keep => '30 days');
 SELECT severity, object, problem, fix FROM uuidv7_doctor() WHERE object = 'public.idle';
 
 -- a table whose code raises what OTHERS does not catch (a cancel, a failed
@@ -139,11 +155,15 @@ $$;
 CREATE INDEX ON hostile_a (hostile(v));
 CREATE INDEX ON hostile_b (hostile(v));
 CREATE INDEX ON hostile_c (hostile(v));
+SET client_min_messages = warning;
+SELECT count(uuidv7_set_partition_policy(t, ahead => '2 days', step => '1 day', zone => 'UTC'))
+FROM unnest('{hostile_a, hostile_b, hostile_c, idle}'::regclass[]) t;
+SET client_min_messages = notice;
+-- (tomorrow's period made again by the run, its row waiting in DEFAULT)
+DO $$ BEGIN EXECUTE format('DROP TABLE hostile_a_p%1$s, hostile_b_p%1$s, hostile_c_p%1$s', to_char(now() + interval '1 day', 'YYYY_MM_DD')); END $$;
 INSERT INTO hostile_a VALUES (uuidv7_generate_at(date_trunc('day', now()) + interval '1 day 1 hour'), 1);
 INSERT INTO hostile_b VALUES (uuidv7_generate_at(date_trunc('day', now()) + interval '1 day 1 hour'), 2);
 INSERT INTO hostile_c VALUES (uuidv7_generate_at(date_trunc('day', now()) + interval '1 day 1 hour'), 3);
-SELECT count(uuidv7_set_partition_policy(t, ahead => '2 days', step => '1 day', zone => 'UTC'))
-FROM unnest('{hostile_a, hostile_b, hostile_c, idle}'::regclass[]) t;
 DELETE FROM uuidv7_maintenance_history;
 SET regress.hostile = on;
 SET client_min_messages = error;

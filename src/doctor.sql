@@ -284,9 +284,9 @@ BEGIN
 	-- it does not (a scheduler runs it, daily at least); and the tables whose
 	-- grid cannot be read from their partitions, nor is recorded
 	FOR t IN
-		SELECT p.parent, p.last_run, p.last_run_ok, p.last_error, h.sqlstate
+		SELECT p.parent, p.last_run, p.last_run_ok, p.last_error, h.sqlstate, h.hint
 		FROM @extschema@.uuidv7_partition_policies p
-			LEFT JOIN LATERAL (SELECT r.sqlstate FROM @extschema@.uuidv7_maintenance_runs r
+			LEFT JOIN LATERAL (SELECT r.sqlstate, r.hint FROM @extschema@.uuidv7_maintenance_runs r
 							   WHERE r.parent = p.parent ORDER BY r.started_at DESC LIMIT 1) h ON true
 		ORDER BY p.parent
 	LOOP
@@ -294,7 +294,9 @@ BEGIN
 			severity := 'error';
 			object := t.parent;
 			problem := format('its last maintenance run, at %s, failed: %s (SQLSTATE %s)', t.last_run, t.last_error, t.sqlstate);
-			fix := 'fix what the error says, then CALL uuidv7_run_maintenance(); (SELECT * FROM uuidv7_maintenance_runs shows each run)';
+			-- (a period that rows of another table reference: the query
+			-- that lists those rows)
+			fix := coalesce(t.hint, 'fix what the error says, then CALL uuidv7_run_maintenance(); (SELECT * FROM uuidv7_maintenance_runs shows each run)');
 			RETURN NEXT;
 		ELSIF t.last_run IS NULL OR t.last_run < now() - coalesce(2 * worker_every, interval '25 hours') THEN
 			severity := 'warning';

@@ -490,6 +490,55 @@ COMMENT ON FUNCTION uuidv7_create_partitions(pg_catalog.regclass, pg_catalog.tim
 'create the missing partitions of a span of time of a table range-partitioned on a UUIDv7 key, moving in the rows of their periods that wait in the DEFAULT partition; existing ones are skipped; waits for locks at most lock_wait';
 
 
+-- Why rows of other tables hold a period in its table: the first foreign key,
+-- as its user made it (the constraint of the table that references the
+-- partitioned table, found by following conparentid to the top, never the
+-- clone PostgreSQL keeps for each partition), with rows that reference the
+-- partition's period, and the query that lists those rows.  A key whose
+-- table the caller may not read is named without its query.  NULL where no
+-- foreign key references the table.
+CREATE FUNCTION uuidv7_internal.uuidv7_referencing_rows(parent pg_catalog.regclass, period_table pg_catalog.regclass,
+														OUT message pg_catalog.text, OUT query pg_catalog.text)
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	bounds record;
+	fk record;
+	referenced bool;
+BEGIN
+	SELECT p.lower_bound, p.upper_bound INTO bounds
+	FROM @extschema@.uuidv7_partitions(parent) p WHERE p.partition = period_table;
+	FOR fk IN
+		SELECT c.conname, c.conrelid::regclass AS referencing,
+			(SELECT string_agg(format('%I >= %L AND %I < %L', a.attname, bounds.lower_bound, a.attname, bounds.upper_bound), ' AND ')
+			 FROM unnest(c.conkey, c.confkey) AS k(conkey, confkey)
+				 JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.conkey
+			 WHERE k.confkey = pt.partattrs[0]) AS condition
+		FROM pg_constraint c JOIN pg_partitioned_table pt ON pt.partrelid = c.confrelid
+		WHERE c.confrelid = parent AND c.contype = 'f' AND c.conparentid = 0
+		ORDER BY c.conrelid::regclass::text, c.conname
+	LOOP
+		message := format('rows of %s reference it (foreign key %I)', fk.referencing, fk.conname);
+		CONTINUE WHEN fk.condition IS NULL OR bounds.lower_bound IS NULL OR bounds.upper_bound IS NULL;
+		query := format('SELECT * FROM %s WHERE %s', fk.referencing, fk.condition);
+		BEGIN
+			EXECUTE format('SELECT EXISTS (%s)', query) INTO referenced;
+		EXCEPTION WHEN insufficient_privilege THEN
+			query := NULL;
+			RETURN;
+		END;
+		IF referenced THEN
+			RETURN;
+		END IF;
+		query := NULL;
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_referencing_rows(pg_catalog.regclass, pg_catalog.regclass) IS
+'the foreign key, as its user made it, whose rows reference a partition''s period, and the query that lists them (used by uuidv7_drop_partitions)';
+
 -- Retire old periods: drop, or detach and keep as plain tables, the
 -- partitions whose whole range ends at or before older_than (their upper
 -- bound is a UUIDv7 at or below uuidv7_min(older_than)); never the DEFAULT
@@ -497,6 +546,13 @@ COMMENT ON FUNCTION uuidv7_create_partitions(pg_catalog.regclass, pg_catalog.tim
 -- straddles older_than.  Idempotent; takes turns with uuidv7_create_partitions
 -- on the same lock of the parent.  (DETACH ... CONCURRENTLY cannot run inside a
 -- function, and PostgreSQL refuses it on a table with a DEFAULT partition.)
+--
+-- A period is detached first, then dropped: DETACH is PostgreSQL's own
+-- check that no row of another table references it (a DROP would meet the
+-- foreign key's clone on the partition even where none does).  A period
+-- that rows still reference is kept, each on its own, and reported as
+-- kept, with the foreign key as its user made it, and so is one that
+-- other objects (a view) depend on; the others are retired.
 --
 -- Rows of a retired period that arrive later (a late client, a replay)
 -- would land in the DEFAULT partition.  With refuse_late_rows, the DEFAULT
@@ -526,6 +582,8 @@ DECLARE
 	current_check text;
 	recheck bool := false;
 	taken text;
+	referencing regclass[];
+	refs record;
 BEGIN
 	-- the parent checked first, by an assignment (an error names no SQL of ours)
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
@@ -565,6 +623,14 @@ BEGIN
 	FROM unnest(retired || CASE WHEN recheck THEN ARRAY[default_partition] END) r,
 		LATERAL pg_partition_tree(r) t
 	WHERE t.relid <> r;
+	-- (the tables whose foreign keys reference the retired periods, through
+	-- PostgreSQL's clones: DETACH checks their rows and removes the clones,
+	-- under ACCESS EXCLUSIVE, as DROP would; and those the table's own
+	-- foreign keys reference, whose triggers DETACH and DROP change)
+	SELECT coalesce(array_agg(DISTINCT t.rel), '{}') INTO referencing
+	FROM (SELECT c.conrelid AS rel FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid = ANY (retired)
+		  UNION SELECT c.confrelid FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid = parent) t
+	WHERE t.rel <> parent AND NOT t.rel = ANY (retired || below);
 	IF cardinality(retired) > 0 OR recheck THEN
 		-- DETACH and DROP take ACCESS EXCLUSIVE on the parent and on the
 		-- partition: taken in short tries, all at once, so that waiting never
@@ -573,8 +639,9 @@ BEGIN
 		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent,
 													 'waiting for the table and the partitions it retires');
 		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(
-			ARRAY[parent, CASE WHEN recheck THEN default_partition END] || retired || below,
-			array_fill('ACCESS EXCLUSIVE'::text, ARRAY[2 + cardinality(retired) + cardinality(below)]), lock_wait);
+			ARRAY[parent, CASE WHEN recheck THEN default_partition END] || retired || below || referencing,
+			array_fill('ACCESS EXCLUSIVE'::text, ARRAY[2 + cardinality(retired) + cardinality(below) + cardinality(referencing)]),
+			lock_wait);
 	END IF;
 	FOR i IN 1 .. cardinality(retired) LOOP
 		old := retired[i];
@@ -594,13 +661,24 @@ BEGIN
 		partition := old::text;
 		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent,
 													 format(CASE WHEN detach_only THEN 'detaching %s' ELSE 'dropping %s' END, old));
-		IF detach_only THEN
+		-- (each period on its own: one that cannot leave is kept, and the
+		-- others go)
+		BEGIN
 			EXECUTE format('ALTER TABLE %s DETACH PARTITION %s', parent, old);
-			action := 'detached';
-		ELSE
-			EXECUTE format('DROP TABLE %s', old);
-			action := 'dropped';
-		END IF;
+			IF NOT detach_only THEN
+				EXECUTE format('DROP TABLE %s', old);
+			END IF;
+			action := CASE WHEN detach_only THEN 'detached' ELSE 'dropped' END;
+		EXCEPTION
+			WHEN foreign_key_violation THEN
+				refs := uuidv7_internal.uuidv7_referencing_rows(parent, old);
+				action := 'kept: ' || coalesce(refs.message, 'rows of another table reference it');
+			WHEN dependent_objects_still_exist THEN
+				-- (a view or a function of its own names it: PostgreSQL's
+				-- message, never its advice to CASCADE)
+				GET STACKED DIAGNOSTICS taken = MESSAGE_TEXT;
+				action := 'kept: ' || taken;
+		END;
 		RETURN NEXT;
 	END LOOP;
 	-- (NOT VALID: the rows already there are not scanned, and stay)

@@ -22,12 +22,19 @@ BEGIN
 			retired pg_catalog.int4 NOT NULL DEFAULT 0,
 			moved pg_catalog.int8 NOT NULL DEFAULT 0,
 			sqlstate pg_catalog.text,
-			error pg_catalog.text
+			error pg_catalog.text,
+			-- (the tables made and retired, by name; retirement runs in a
+			-- transaction of its own, and records its own error and a hint)
+			created_partitions pg_catalog.text[] NOT NULL DEFAULT '{}',
+			retired_partitions pg_catalog.text[] NOT NULL DEFAULT '{}',
+			retire_sqlstate pg_catalog.text,
+			retire_error pg_catalog.text,
+			hint pg_catalog.text
 		);
 		CREATE INDEX uuidv7_maintenance_history_parent
 			ON @extschema@.uuidv7_maintenance_history (parent_oid, started_at);
 		COMMENT ON TABLE @extschema@.uuidv7_maintenance_history IS
-		'each maintenance run of a partitioned table''s policy: when, how long, periods created and retired, rows moved, the error if any';
+		'each maintenance run of a partitioned table''s policy: when, how long, the periods created and retired, rows moved, the errors of creating and of retiring if any';
 		-- (each row checked as the records are: by the role that may alter
 		-- the table, of the table's OID, at a time past; read through the
 		-- views, which show the tables the reader may read)
@@ -35,6 +42,8 @@ BEGIN
 			BEFORE INSERT OR UPDATE OR DELETE ON @extschema@.uuidv7_maintenance_history
 			FOR EACH ROW EXECUTE FUNCTION uuidv7_internal.uuidv7_partition_config_check();
 		GRANT INSERT, DELETE ON @extschema@.uuidv7_maintenance_history TO PUBLIC;
+		GRANT UPDATE (duration, retired, retired_partitions, retire_sqlstate, retire_error, hint)
+			ON @extschema@.uuidv7_maintenance_history TO PUBLIC;
 		GRANT SELECT (parent_oid, started_at) ON @extschema@.uuidv7_maintenance_history TO PUBLIC;
 	END IF;
 END
@@ -42,7 +51,9 @@ $uuidv7_maintenance_history$;
 
 -- Give a table its policy, change it, or remove it (both ahead and keep
 -- NULL), in one call; a table without a grid is given one (its step and
--- zone), as its first periods would record it.
+-- zone), as its first periods would record it.  The periods the policy asks
+-- for now are made before it returns (a NOTICE names them), by
+-- maintenance's own step, as the table's owner.
 CREATE FUNCTION uuidv7_set_partition_policy(parent pg_catalog.regclass,
 											ahead pg_catalog.interval DEFAULT NULL,
 											keep pg_catalog.interval DEFAULT NULL,
@@ -61,6 +72,7 @@ DECLARE
 	given_keep interval := $3;
 	given_retire text := $4;
 	given_refuse bool := $5;
+	made record;
 BEGIN
 	IF parent IS NULL OR given_retire IS NULL OR given_refuse IS NULL THEN
 		RAISE EXCEPTION 'the table, retire and refuse_late_rows of a partition policy must not be null'
@@ -89,31 +101,205 @@ BEGIN
 	UPDATE @extschema@.uuidv7_partition_config c
 	SET ahead = given_ahead, keep = given_keep, retire = given_retire, refuse_late_rows = given_refuse
 	WHERE c.parent_oid = parent;
+	-- (the periods it asks for now made at once, by maintenance's own step,
+	-- as the table's owner, and recorded as a run: a new table's first
+	-- insert finds its partition; an error is raised, and nothing is kept)
+	IF given_ahead IS NOT NULL THEN
+		made := uuidv7_internal.uuidv7_maintain_as_owner(parent, interval '1 minute', 'create', clock_timestamp());
+		IF made.error_message IS NOT NULL THEN
+			RAISE EXCEPTION USING ERRCODE = made.error_code, MESSAGE = made.error_message;
+		END IF;
+		IF cardinality(made.partitions) > 0 THEN
+			RAISE NOTICE 'uuidv7_set_partition_policy: %: made %', parent, array_to_string(made.partitions, ', ');
+		END IF;
+	END IF;
 END
 $function$;
 
 COMMENT ON FUNCTION uuidv7_set_partition_policy(pg_catalog.regclass, pg_catalog.interval, pg_catalog.interval, pg_catalog.text, pg_catalog.bool, pg_catalog.interval, pg_catalog.text) IS
-'give a partitioned table its policy (periods made ahead of now, retired after keep), change it, or remove it with both NULL';
+'give a partitioned table its policy (periods made ahead of now, retired after keep), change it, or remove it with both NULL; makes the periods it asks for now';
 
--- One table's maintenance, by its policy, recorded in the history: the
--- periods up to ahead of now made (a hundred at most), those that end keep
--- before now retired; an error is recorded, not raised (the next table's
--- turn comes).  Returns the history's row.  Run as the table's owner
--- (uuidv7_maintain_as_owner).
+-- The periods a policy makes, on the table's grid: those of now to ahead,
+-- and, within keep, those of a hole between partitions or after the last,
+-- and those from the oldest row that waits in the DEFAULT partition on.  A period any part of which a partition holds (adopted, made
+-- by hand, attached again) is left out: the table goes on from the
+-- partitions it has.  At most 100 a call, the nearest to now first, so that
+-- a long outage of maintenance is caught up over a few runs.  Returns their
+-- spans, runs of adjacent periods in order of time, to be made by
+-- uuidv7_create_partitions.  The caller holds upkeep's turn on the table.
+CREATE FUNCTION uuidv7_internal.uuidv7_periods_to_make(parent pg_catalog.regclass, ahead pg_catalog.interval,
+													   keep pg_catalog.interval,
+													   OUT from_ts pg_catalog.timestamptz,
+													   OUT upto_ts pg_catalog.timestamptz)
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	most CONSTANT int := 100;
+	grid record;
+	default_partition regclass;
+	key_column name;
+	los uuid[];
+	his uuid[];
+	n int;
+	now_bound uuid := @extschema@.uuidv7_min(now());
+	-- (a period that ends after the cut is within keep: it is not retired)
+	cut uuid := CASE WHEN keep IS NOT NULL THEN @extschema@.uuidv7_min(now() - keep) END;
+	starts timestamptz[] := '{}';
+	ends timestamptz[] := '{}';
+	per record;
+	gap record;
+	gap_start timestamptz;
+	oldest_waiting uuid;
+	-- (rows before the period that holds the cut are past keep)
+	oldest_kept uuid;
+BEGIN
+	grid := uuidv7_internal.uuidv7_call_grid(parent, NULL, NULL, now(), now() + coalesce(ahead, interval '0'));
+	SELECT nullif(p.partdefid, 0)::regclass, a.attname INTO default_partition, key_column
+	FROM pg_partitioned_table p
+		JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+	WHERE p.partrelid = parent;
+	-- the partitions there are, in order (NULL: MINVALUE, MAXVALUE)
+	SELECT array_agg(p.lower_bound ORDER BY p.lower_bound NULLS FIRST),
+		array_agg(p.upper_bound ORDER BY p.lower_bound NULLS FIRST)
+	INTO los, his
+	FROM @extschema@.uuidv7_partitions(parent) p
+	WHERE p.partition IS DISTINCT FROM default_partition
+		AND (p.lower_bound IS NOT NULL OR p.upper_bound IS NOT NULL);
+	n := coalesce(cardinality(los), 0);
+	IF keep IS NOT NULL THEN
+		oldest_kept := @extschema@.uuidv7_min(uuidv7_internal.uuidv7_grid_start(
+			grid.anchor, grid.step, grid.zone,
+			uuidv7_internal.uuidv7_grid_index(grid.anchor, grid.step, grid.zone, now() - keep)));
+	END IF;
+
+	-- now to ahead (a hundred periods at most), each that no partition meets
+	IF ahead IS NOT NULL THEN
+		FOR per IN
+			SELECT g.* FROM uuidv7_internal.uuidv7_grid_periods(
+				grid.anchor, grid.step, grid.zone, now(),
+				least(now() + ahead, uuidv7_internal.uuidv7_grid_start(
+					grid.anchor, grid.step, grid.zone,
+					uuidv7_internal.uuidv7_grid_index(grid.anchor, grid.step, grid.zone, now()) + most))) g
+			WHERE NOT EXISTS (SELECT FROM unnest(los, his) AS p(lo, hi)
+							  WHERE (p.lo IS NULL OR p.lo < g.upper_bound) AND (p.hi IS NULL OR p.hi > g.lower_bound))
+		LOOP
+			starts := starts || per.period_start;
+			ends := ends || per.period_end;
+		END LOOP;
+	END IF;
+
+	-- the past within keep, newest first: the gaps between partitions (and
+	-- after the last one) made whole, and the gap before the first one from
+	-- the period of its oldest row waiting in DEFAULT
+	FOR gap IN
+		SELECT g.lo, g.hi, g.first
+		FROM (SELECT his[i - 1] AS lo, los[i] AS hi, false AS first FROM generate_series(2, n) i
+			  UNION ALL SELECT his[n], NULL, false WHERE n > 0
+			  UNION ALL SELECT NULL, CASE WHEN n > 0 THEN los[1] END, true WHERE n = 0 OR los[1] IS NOT NULL) g
+		WHERE (g.first OR g.lo IS NOT NULL) AND (g.lo IS NULL OR g.hi IS NULL OR g.lo < g.hi)
+			AND (g.lo IS NULL OR g.lo < now_bound) AND (g.hi IS NULL OR cut IS NULL OR g.hi > cut)
+		ORDER BY g.lo DESC NULLS LAST
+	LOOP
+		EXIT WHEN cardinality(starts) >= most;
+		gap_start := @extschema@.uuidv7_timestamp(gap.lo);
+		IF gap.first AND default_partition IS NOT NULL THEN
+			EXECUTE format('SELECT %1$I FROM ONLY %2$s WHERE %1$I >= $1 AND %1$I < $2'
+						   ' AND @extschema@.uuidv7_timestamp(%1$I) IS NOT NULL ORDER BY %1$I LIMIT 1',
+						   key_column, default_partition)
+				INTO oldest_waiting
+				USING coalesce(oldest_kept, '00000000-0000-0000-0000-000000000000'::uuid), least(coalesce(gap.hi, now_bound), now_bound);
+			gap_start := @extschema@.uuidv7_timestamp(oldest_waiting);
+		END IF;
+		CONTINUE WHEN gap_start IS NULL;
+		FOR per IN
+			SELECT g.* FROM uuidv7_internal.uuidv7_grid_periods(
+				grid.anchor, grid.step, grid.zone,
+				-- (the hundred periods at most that end the gap)
+				greatest(gap_start, now() - keep,
+						 uuidv7_internal.uuidv7_grid_start(grid.anchor, grid.step, grid.zone,
+							uuidv7_internal.uuidv7_grid_index(grid.anchor, grid.step, grid.zone,
+								least(coalesce(@extschema@.uuidv7_timestamp(gap.hi), now()), now())) - most)),
+				least(coalesce(@extschema@.uuidv7_timestamp(gap.hi), now()), now())) g
+			WHERE (gap.lo IS NULL OR g.lower_bound >= gap.lo) AND g.upper_bound <= coalesce(gap.hi, now_bound)
+				AND g.upper_bound <= now_bound AND (cut IS NULL OR g.upper_bound > cut)
+			ORDER BY g.period_start DESC LIMIT most - cardinality(starts)
+		LOOP
+			starts := starts || per.period_start;
+			ends := ends || per.period_end;
+		END LOOP;
+	END LOOP;
+
+	-- runs of adjacent periods, in order of time
+	RETURN QUERY
+		SELECT min(r.s), max(r.e)
+		FROM (SELECT p.s, p.e, sum(CASE WHEN p.s = p.prev_e THEN 0 ELSE 1 END) OVER (ORDER BY p.s) AS run
+			  FROM (SELECT u.s, u.e, lag(u.e) OVER (ORDER BY u.s) AS prev_e
+					FROM unnest(starts, ends) AS u(s, e)) p) r
+		GROUP BY r.run
+		ORDER BY min(r.s);
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_periods_to_make(pg_catalog.regclass, pg_catalog.interval, pg_catalog.interval) IS
+'the spans of a table''s grid that its policy makes: now to ahead, and within keep the holes between partitions and the periods whose rows wait in DEFAULT, skipping what a partition holds; a hundred periods at most, the nearest to now first';
+
+-- Make the periods a table's policy asks for now (uuidv7_periods_to_make),
+-- once upkeep's turn on the table is taken; the periods made.
+CREATE FUNCTION uuidv7_internal.uuidv7_make_policy_periods(parent pg_catalog.regclass, ahead pg_catalog.interval,
+														   keep pg_catalog.interval, lock_wait pg_catalog.interval,
+														   OUT partition_name pg_catalog.text,
+														   OUT moved pg_catalog.int8)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	span record;
+BEGIN
+	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+	FOR span IN SELECT * FROM uuidv7_internal.uuidv7_periods_to_make(parent, ahead, keep) LOOP
+		RETURN QUERY
+			SELECT c.partition_name, c.moved
+			FROM @extschema@.uuidv7_create_partitions(parent, span.from_ts, span.upto_ts, lock_wait => lock_wait) c
+			WHERE c.created;
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_make_policy_periods(pg_catalog.regclass, pg_catalog.interval, pg_catalog.interval, pg_catalog.interval) IS
+'make the periods a table''s policy asks for now, in upkeep''s turn on the table; the periods made';
+
+-- One table's maintenance by its policy, in two steps that the caller runs
+-- in transactions of their own, so that neither undoes or holds back the
+-- other: 'create' makes the periods the policy asks for
+-- (uuidv7_make_policy_periods) and records the run in the history, started
+-- at run_started; 'retire' retires the periods that end keep before now,
+-- each on its own (a period that rows of another table still reference is
+-- kept, and named), and adds that to the run's record.  An error is
+-- recorded, not raised (the next step, and the next table, come).  Run as
+-- the table's owner (uuidv7_maintain_as_owner).
 CREATE FUNCTION uuidv7_internal.uuidv7_maintain(parent pg_catalog.regclass, lock_wait pg_catalog.interval,
+												step_name pg_catalog.text, run_started pg_catalog.timestamptz,
 												OUT created pg_catalog.int4, OUT retired pg_catalog.int4,
 												OUT moved pg_catalog.int8, OUT error_code pg_catalog.text,
-												OUT error_message pg_catalog.text)
+												OUT error_message pg_catalog.text, OUT partitions pg_catalog.text[])
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
 	checked record;
 	policy record;
-	grid record;
-	upto timestamptz;
-	started timestamptz := clock_timestamp();
+	names text[] := '{}';
+	kept_partition text;
+	kept_action text;
+	error_hint text;
 BEGIN
+	IF step_name NOT IN ('create', 'retire') THEN
+		RAISE EXCEPTION 'a maintenance step is "create" or "retire"'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('It is "%s".', step_name);
+	END IF;
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
 	-- (a renamed table's record takes its name, which pg_dump keeps)
 	PERFORM uuidv7_internal.uuidv7_rename_record(parent);
@@ -122,39 +308,61 @@ BEGIN
 	retired := 0;
 	moved := 0;
 	BEGIN
-		IF policy.ahead IS NOT NULL THEN
-			-- (at most 100 periods a run, each run's locks a few hundred: a
-			-- long way ahead is reached over a few runs)
-			grid := uuidv7_internal.uuidv7_call_grid(parent, NULL, NULL, now(), now() + policy.ahead);
-			upto := least(now() + policy.ahead,
-						  uuidv7_internal.uuidv7_grid_start(grid.anchor, grid.step, grid.zone,
-															uuidv7_internal.uuidv7_grid_index(grid.anchor, grid.step, grid.zone, now()) + 100));
-			SELECT count(*) FILTER (WHERE p.created), coalesce(sum(p.moved), 0) INTO created, moved
-			FROM @extschema@.uuidv7_create_partitions(parent, now(), upto, lock_wait => lock_wait) p;
-		END IF;
+		IF step_name = 'create' AND (policy.ahead IS NOT NULL OR policy.keep IS NOT NULL) THEN
+			SELECT count(*), coalesce(sum(m.moved), 0), coalesce(array_agg(m.partition_name ORDER BY m.partition_name), '{}')
+			INTO created, moved, names
+			FROM uuidv7_internal.uuidv7_make_policy_periods(parent, policy.ahead, policy.keep, lock_wait) m;
 		-- (never a cut after now, whatever the record says)
-		IF policy.keep IS NOT NULL AND now() - policy.keep < now() THEN
-			SELECT count(*) FILTER (WHERE d.action IN ('dropped', 'detached')) INTO retired
+		ELSIF step_name = 'retire' AND policy.keep IS NOT NULL AND now() - policy.keep < now() THEN
+			SELECT count(*) FILTER (WHERE d.action IN ('dropped', 'detached')),
+				coalesce(array_agg(d.partition ORDER BY d.partition) FILTER (WHERE d.action IN ('dropped', 'detached')), '{}'),
+				(array_agg(d.partition ORDER BY d.partition) FILTER (WHERE starts_with(d.action, 'kept')))[1],
+				(array_agg(d.action ORDER BY d.partition) FILTER (WHERE starts_with(d.action, 'kept')))[1]
+			INTO retired, names, kept_partition, kept_action
 			FROM @extschema@.uuidv7_drop_partitions(parent, now() - policy.keep, policy.retire = 'detach',
 													policy.refuse_late_rows, lock_wait) d;
+			-- (a period that rows of another table reference is kept: the
+			-- first told, with the query that lists those rows)
+			IF kept_partition IS NOT NULL THEN
+				error_code := CASE WHEN kept_action LIKE 'kept: rows of % reference it %' THEN '23503' ELSE '2BP01' END;
+				error_message := format('partition %s is %s', kept_partition, kept_action);
+				error_hint := (uuidv7_internal.uuidv7_referencing_rows(parent, kept_partition::regclass)).query
+					|| ' lists them; once no row references its period, the next run retires it.';
+			END IF;
 		END IF;
 	-- (also a cancel, by a user or a timeout, or a failed assertion, which
 	-- OTHERS leaves out: as autovacuum's, a cancel stops this table's run,
 	-- and the next table's comes; a table's code raising one stops no other)
 	EXCEPTION WHEN OTHERS OR query_canceled OR assert_failure THEN
-		GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, error_message = MESSAGE_TEXT;
+		GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, error_message = MESSAGE_TEXT,
+			error_hint = PG_EXCEPTION_HINT;
 		created := 0;
 		retired := 0;
 		moved := 0;
+		names := '{}';
 	END;
-	-- (recorded under the table's name now: its code may have renamed it;
-	-- nothing where it dropped it)
-	INSERT INTO @extschema@.uuidv7_maintenance_history AS h
-		(parent_schema, parent_name, parent_oid, started_at, duration, created, retired, moved, sqlstate, error)
-	SELECT n.nspname, c.relname, parent, started, clock_timestamp() - started,
-		created, retired, moved, error_code, error_message
-	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-	WHERE c.oid = parent;
+	IF step_name = 'create' THEN
+		-- (recorded under the table's name now: its code may have renamed
+		-- it; nothing where it dropped it)
+		INSERT INTO @extschema@.uuidv7_maintenance_history AS h
+			(parent_schema, parent_name, parent_oid, started_at, duration, created, retired, moved, sqlstate, error,
+			 created_partitions, hint)
+		SELECT n.nspname, c.relname, parent, run_started, clock_timestamp() - run_started,
+			created, 0, moved, error_code, error_message, names, nullif(error_hint, '')
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE c.oid = parent;
+	ELSE
+		-- (the columns it sets only: a role may read none of the record)
+		UPDATE @extschema@.uuidv7_maintenance_history h
+		SET duration = clock_timestamp() - h.started_at, retired = uuidv7_maintain.retired, retired_partitions = names,
+			retire_sqlstate = error_code, retire_error = error_message
+		WHERE h.parent_oid = parent AND h.started_at = run_started;
+		IF error_hint <> '' THEN
+			UPDATE @extschema@.uuidv7_maintenance_history h SET hint = error_hint
+			WHERE h.parent_oid = parent AND h.started_at = run_started;
+		END IF;
+	END IF;
+	partitions := names;
 	-- (30 days of its runs kept, and none of a table that is no more)
 	DELETE FROM @extschema@.uuidv7_maintenance_history h
 	WHERE h.started_at < now() - interval '30 days'
@@ -162,8 +370,8 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_internal.uuidv7_maintain(pg_catalog.regclass, pg_catalog.interval) IS
-'one table''s maintenance by its policy, recorded in uuidv7_maintenance_history; an error is recorded, not raised';
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_maintain(pg_catalog.regclass, pg_catalog.interval, pg_catalog.text, pg_catalog.timestamptz) IS
+'one step (create or retire) of a table''s maintenance by its policy, recorded in uuidv7_maintenance_history; an error is recorded, not raised';
 
 -- A table's maintenance as its owner, whoever calls it: its triggers and
 -- the functions of its defaults and constraints run with the owner's rights,
@@ -172,9 +380,10 @@ COMMENT ON FUNCTION uuidv7_internal.uuidv7_maintain(pg_catalog.regclass, pg_cata
 -- does (no SET ROLE back); the SQL edition, which cannot, maintains only the
 -- tables of the calling role itself.  NULL for a table dropped since.
 CREATE FUNCTION uuidv7_internal.uuidv7_maintain_as_owner(parent pg_catalog.regclass, lock_wait pg_catalog.interval,
+														 step_name pg_catalog.text, run_started pg_catalog.timestamptz,
 														 OUT created pg_catalog.int4, OUT retired pg_catalog.int4,
 														 OUT moved pg_catalog.int8, OUT error_code pg_catalog.text,
-														 OUT error_message pg_catalog.text)
+														 OUT error_message pg_catalog.text, OUT partitions pg_catalog.text[])
 --#if c
 AS 'MODULE_PATHNAME', 'uuidv7_maintain_as_owner'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
@@ -193,18 +402,19 @@ BEGIN
 			USING ERRCODE = 'insufficient_privilege',
 				  DETAIL = 'The SQL edition maintains a table only as its owner.';
 	END IF;
-	r := uuidv7_internal.uuidv7_maintain(parent, lock_wait);
+	r := uuidv7_internal.uuidv7_maintain(parent, lock_wait, step_name, run_started);
 	created := r.created;
 	retired := r.retired;
 	moved := r.moved;
 	error_code := r.error_code;
 	error_message := r.error_message;
+	partitions := r.partitions;
 END
 $function$;
 --#endif
 
-COMMENT ON FUNCTION uuidv7_internal.uuidv7_maintain_as_owner(pg_catalog.regclass, pg_catalog.interval) IS
-'one table''s maintenance by its policy, as the table''s owner; NULL for a table dropped since';
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_maintain_as_owner(pg_catalog.regclass, pg_catalog.interval, pg_catalog.text, pg_catalog.timestamptz) IS
+'one step (create or retire) of a table''s maintenance by its policy, as the table''s owner; NULL for a table dropped since';
 
 -- The tables with a policy that the calling role may alter (in the SQL
 -- edition, that it owns), in the order of their names: those
@@ -261,6 +471,10 @@ AS $procedure$
 DECLARE
 	t record;
 	r record;
+	made_created int4;
+	made_moved int8;
+	step_name text;
+	started timestamptz;
 	escaped_code text;
 	escaped_message text;
 BEGIN
@@ -284,28 +498,40 @@ BEGIN
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_run_maintenance', t.parent,
 													 pg_catalog.format('table %s of %s', t.k, t.tables));
-		-- (what escapes a table's run, its record refused, the owner's
-		-- rights lost since the list was read, is told, and the next table's
-		-- run comes)
-		escaped_code := NULL;
-		BEGIN
-			r := uuidv7_internal.uuidv7_maintain_as_owner(t.parent, lock_wait);
-		EXCEPTION WHEN OTHERS OR query_canceled OR assert_failure THEN
-			GET STACKED DIAGNOSTICS escaped_code = RETURNED_SQLSTATE, escaped_message = MESSAGE_TEXT;
-		END;
-		IF escaped_code IS NOT NULL THEN
-			RAISE WARNING 'uuidv7_run_maintenance: %: %', t.parent, escaped_message
-				USING DETAIL = format('SQLSTATE %s; the run was not recorded, and the next run tries again.', escaped_code);
-		ELSIF r IS NULL THEN
-			-- (dropped since it was listed)
-			NULL;
-		ELSIF r.error_message IS NULL THEN
-			RAISE NOTICE 'uuidv7_run_maintenance: %: % created, % retired, % rows moved', t.parent, r.created, r.retired, r.moved;
-		ELSE
-			RAISE WARNING 'uuidv7_run_maintenance: %: %', t.parent, r.error_message
-				USING DETAIL = format('SQLSTATE %s; uuidv7_maintenance_runs has it, and the next run tries again.', r.error_code);
-		END IF;
-		COMMIT;
+		-- (creating and retiring each in a transaction of its own: neither
+		-- undoes or holds back the other.  What escapes a step, its record
+		-- refused, the owner's rights lost since the list was read, is told,
+		-- and the next step's, or table's, run comes)
+		started := clock_timestamp();
+		FOREACH step_name IN ARRAY ARRAY['create', 'retire'] LOOP
+			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+			escaped_code := NULL;
+			r := NULL;
+			BEGIN
+				r := uuidv7_internal.uuidv7_maintain_as_owner(t.parent, lock_wait, step_name, started);
+			EXCEPTION WHEN OTHERS OR query_canceled OR assert_failure THEN
+				GET STACKED DIAGNOSTICS escaped_code = RETURNED_SQLSTATE, escaped_message = MESSAGE_TEXT;
+			END;
+			IF escaped_code IS NOT NULL THEN
+				RAISE WARNING 'uuidv7_run_maintenance: %: %', t.parent, escaped_message
+					USING DETAIL = format('SQLSTATE %s; the run was not recorded, and the next run tries again.', escaped_code);
+			ELSIF r IS NULL THEN
+				-- (dropped since it was listed)
+				EXIT;
+			ELSIF r.error_message IS NOT NULL THEN
+				RAISE WARNING 'uuidv7_run_maintenance: %: %', t.parent, r.error_message
+					USING DETAIL = format('SQLSTATE %s; uuidv7_maintenance_runs has it, and the next run tries again.', r.error_code);
+			ELSIF step_name = 'create' THEN
+				made_created := r.created;
+				made_moved := r.moved;
+			ELSE
+				RAISE NOTICE 'uuidv7_run_maintenance: %: % created, % retired, % rows moved',
+					t.parent, coalesce(made_created, 0), r.retired, coalesce(made_moved, 0);
+			END IF;
+			COMMIT;
+		END LOOP;
+		made_created := NULL;
+		made_moved := NULL;
 	END LOOP;
 END
 $procedure$;
@@ -322,12 +548,14 @@ BEGIN
 	CREATE OR REPLACE VIEW @extschema@.uuidv7_partition_policies WITH (security_barrier) AS
 		SELECT pg_catalog.format('%I.%I', n.nspname, c.relname) AS parent,
 			p.step, p.zone, p.ahead, p.keep, p.retire, p.refuse_late_rows,
-			l.started_at AS last_run, CASE WHEN l.started_at IS NOT NULL THEN l.sqlstate IS NULL END AS last_run_ok,
-			l.error AS last_error
+			l.started_at AS last_run,
+			CASE WHEN l.started_at IS NOT NULL THEN l.sqlstate IS NULL AND l.retire_sqlstate IS NULL END AS last_run_ok,
+			coalesce(l.error OPERATOR(pg_catalog.||) coalesce('; retiring: ' OPERATOR(pg_catalog.||) l.retire_error, ''),
+					 l.retire_error) AS last_error
 		FROM @extschema@.uuidv7_partition_config p
 			JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) p.parent_oid
 			JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
-			LEFT JOIN LATERAL (SELECT h.started_at, h.sqlstate, h.error
+			LEFT JOIN LATERAL (SELECT h.started_at, h.sqlstate, h.error, h.retire_sqlstate, h.retire_error
 							   FROM @extschema@.uuidv7_maintenance_history h
 							   WHERE h.parent_oid OPERATOR(pg_catalog.=) p.parent_oid
 							   ORDER BY h.started_at DESC LIMIT 1) l ON true
@@ -339,14 +567,18 @@ BEGIN
 
 	CREATE OR REPLACE VIEW @extschema@.uuidv7_maintenance_runs WITH (security_barrier) AS
 		SELECT pg_catalog.format('%I.%I', n.nspname, c.relname) AS parent,
-			h.started_at, h.duration, h.created, h.retired, h.moved, h.sqlstate, h.error
+			h.started_at, h.duration, h.created, h.retired, h.moved,
+			coalesce(h.sqlstate, h.retire_sqlstate) AS sqlstate,
+			coalesce(h.error OPERATOR(pg_catalog.||) coalesce('; retiring: ' OPERATOR(pg_catalog.||) h.retire_error, ''),
+					 h.retire_error) AS error,
+			h.hint, h.created_partitions, h.retired_partitions
 		FROM @extschema@.uuidv7_maintenance_history h
 			JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) h.parent_oid
 			JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
 		WHERE pg_catalog.has_table_privilege(c.oid, 'SELECT')
 		ORDER BY h.started_at DESC, n.nspname, c.relname;
 	COMMENT ON VIEW @extschema@.uuidv7_maintenance_runs IS
-	'each maintenance run of the last 30 days of the tables the calling role may read, newest first: the table, when and how long, periods created and retired, rows moved, the error if any';
+	'each maintenance run of the last 30 days of the tables the calling role may read, newest first: the table, when and how long, periods created and retired, rows moved, the error and a hint if any, and the partitions created and retired by name';
 	GRANT SELECT ON @extschema@.uuidv7_maintenance_runs TO PUBLIC;
 END
 $uuidv7_policy_views$;

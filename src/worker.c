@@ -257,19 +257,20 @@ tell_table_deadline(int code pg_attribute_unused(), Datum arg pg_attribute_unuse
 }
 
 /*
- * One table's maintenance, in a transaction of its own, as its owner, within
+ * One step ("create" or "retire") of a table's maintenance, in a
+ * transaction of its own, as its owner, within
  * uuidv7.maintenance_table_timeout (as statement_timeout bounds a
  * statement): the table's code cannot hold the worker, and with it the
  * other tables and databases, for longer; code that catches the cancel and
  * goes on ends the worker at twice the timeout.  An error is recorded by
  * the helper, and told here, as CALL uuidv7_run_maintenance() tells it; one
- * that escapes it is told, and the next table's run comes.
+ * that escapes it is told, and the next step's run comes.
  */
 static void
-maintain_table(Oid table, int k, int n)
+maintain_table_step(Oid table, const char *step, TimestampTz started, int k, int n)
 {
-	Oid			argtypes[1] = {OIDOID};
-	Datum		args[1] = {ObjectIdGetDatum(table)};
+	Oid			argtypes[3] = {OIDOID, TEXTOID, TIMESTAMPTZOID};
+	Datum		args[3] = {ObjectIdGetDatum(table), CStringGetTextDatum(step), TimestampTzGetDatum(started)};
 	MemoryContext caller = CurrentMemoryContext;
 
 	PG_TRY();
@@ -290,9 +291,9 @@ maintain_table(Oid table, int k, int n)
 		/* (a table dropped since it was listed is skipped) */
 		if (SPI_execute_with_args("SELECT m.error_code, m.error_message, c.oid::pg_catalog.regclass::pg_catalog.text"
 								  " FROM pg_catalog.pg_class c,"
-								  " uuidv7_internal.uuidv7_maintain_as_owner(c.oid::pg_catalog.regclass, '1 minute') m"
+								  " uuidv7_internal.uuidv7_maintain_as_owner(c.oid::pg_catalog.regclass, '1 minute', $2, $3) m"
 								  " WHERE c.oid OPERATOR(pg_catalog.=) $1 AND m.error_message IS NOT NULL",
-								  1, argtypes, args, NULL, false, 0) == SPI_OK_SELECT && SPI_processed == 1)
+								  3, argtypes, args, NULL, false, 0) == SPI_OK_SELECT && SPI_processed == 1)
 			ereport(WARNING,
 					(errmsg("uuidv7 maintenance of %s: %s",
 							SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3),
@@ -321,6 +322,21 @@ maintain_table(Oid table, int k, int n)
 		FreeErrorData(error);
 	}
 	PG_END_TRY();
+}
+
+/*
+ * One table's maintenance: its periods made in one transaction, its old
+ * ones retired in another, so that neither undoes or holds back the other
+ * (a period that cannot be retired never stops the making of those ahead).
+ */
+static void
+maintain_table(Oid table, int k, int n)
+{
+	TimestampTz started = GetCurrentTimestamp();
+
+	maintain_table_step(table, "create", started, k, n);
+	CHECK_FOR_INTERRUPTS();
+	maintain_table_step(table, "retire", started, k, n);
 }
 
 /*
@@ -390,7 +406,8 @@ uuidv7_maintenance_worker_main(Datum main_arg)
 
 /*
  * uuidv7_internal.uuidv7_maintain_as_owner(parent regclass, lock_wait
- * interval): uuidv7_internal.uuidv7_maintain(parent, lock_wait) under the
+ * interval, step text, run_started timestamptz):
+ * uuidv7_internal.uuidv7_maintain(parent, lock_wait, step, run_started) under the
  * table owner's id, as a security-restricted operation, as autovacuum runs
  * a table's code: its triggers, defaults and constraints get the owner's
  * rights, never the caller's, and cannot SET ROLE back to the caller.  The
@@ -408,7 +425,7 @@ uuidv7_maintain_as_owner(PG_FUNCTION_ARGS)
 	Oid			save_userid;
 	int			save_sec_context;
 	int			save_nestlevel;
-	Oid			argtypes[2] = {REGCLASSOID, INTERVALOID};
+	Oid			argtypes[4] = {REGCLASSOID, INTERVALOID, TEXTOID, TIMESTAMPTZOID};
 	Oid			maintain;
 	Datum		result;
 
@@ -422,13 +439,14 @@ uuidv7_maintain_as_owner(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be owner of table %s", get_rel_name(relid))));
 	maintain = LookupFuncName(list_make2(makeString("uuidv7_internal"), makeString("uuidv7_maintain")),
-							  2, argtypes, false);
+							  4, argtypes, false);
 
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
 	SetUserIdAndSecContext(owner, save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
 						   SECURITY_RESTRICTED_OPERATION);
 	save_nestlevel = NewGUCNestLevel();
-	result = OidFunctionCall2(maintain, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
+	result = OidFunctionCall4(maintain, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1), PG_GETARG_DATUM(2),
+							  PG_GETARG_DATUM(3));
 	AtEOXact_GUC(false, save_nestlevel);
 	SetUserIdAndSecContext(save_userid, save_sec_context);
 	PG_RETURN_DATUM(result);

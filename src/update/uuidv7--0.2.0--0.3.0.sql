@@ -110,6 +110,8 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_partitions
 
+--#object uuidv7_internal.uuidv7_referencing_rows
+
 --#object uuidv7_drop_partitions
 
 --#object uuidv7_internal.uuidv7_forbid_transaction_block
@@ -136,6 +138,10 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 --#object uuidv7_maintenance_history
 
 --#object uuidv7_set_partition_policy
+
+--#object uuidv7_internal.uuidv7_periods_to_make
+
+--#object uuidv7_internal.uuidv7_make_policy_periods
 
 --#object uuidv7_internal.uuidv7_maintain
 

@@ -1,0 +1,184 @@
+-- policies on the tables users bring: an adopted table, a table with
+-- partitions of its own making, a table others reference by foreign key, a
+-- table given a policy before its first insert, and one whose maintenance
+-- was down (a hole in its grid, rows waiting in DEFAULT)
+SET client_min_messages = warning;
+\set SHOW_CONTEXT never
+SET DateStyle = 'ISO, YMD';
+SET IntervalStyle = 'postgres';
+SET TimeZone = 'UTC';
+
+-- the days of a table's partitions, counted from today (0 is today's)
+CREATE FUNCTION pg_temp.days(t regclass) RETURNS text LANGUAGE sql AS $$
+	SELECT string_agg(CASE WHEN p.period_start IS NULL THEN 'default'
+						   ELSE round(extract(epoch FROM p.period_start - date_trunc('day', now())) / 86400)
+								|| CASE WHEN p.period_end - p.period_start > interval '1 day'
+										THEN '..' || round(extract(epoch FROM p.period_end - date_trunc('day', now())) / 86400) - 1
+										ELSE '' END END,
+					  ' ' ORDER BY p.lower_bound NULLS LAST)
+	FROM uuidv7_partitions(t) p
+$$;
+-- the gaps between a table's partitions
+CREATE FUNCTION pg_temp.gaps(t regclass) RETURNS bigint LANGUAGE sql AS $$
+	SELECT count(*) FROM (SELECT p.lower_bound, lag(p.upper_bound) OVER (ORDER BY p.lower_bound) AS previous_end
+						  FROM uuidv7_partitions(t) p WHERE p.lower_bound IS NOT NULL) p
+	WHERE p.lower_bound <> p.previous_end
+$$;
+
+-- 1. An adopted table given a policy: maintenance goes on from the
+-- adopted partition, and never overlaps it
+CREATE TABLE legacy (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), v int);
+INSERT INTO legacy (id, v) SELECT uuidv7_generate_at(now() - i * interval '1 day'), i FROM generate_series(0, 3) i;
+CALL uuidv7_adopt_table('legacy', '1 day', 'UTC');
+SELECT uuidv7_set_partition_policy('legacy', ahead => '7 days', keep => '30 days');
+SELECT pg_temp.days('legacy');
+CALL uuidv7_run_maintenance();
+SELECT parent, created, retired, sqlstate, error FROM uuidv7_maintenance_runs WHERE parent = 'public.legacy' ORDER BY started_at;
+SELECT pg_temp.days('legacy');
+
+-- 2. Partitions made by hand, of several periods each, and one attached
+-- again, beside the table's daily grid: the periods they hold are skipped;
+-- one whose whole range is older than keep is retired, as an adopted one is
+CREATE TABLE handmade (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('handmade', now() - interval '1 day', now(), '1 day', 'UTC');
+CREATE TABLE handmade_old PARTITION OF handmade
+	FOR VALUES FROM (uuidv7_min(date_trunc('day', now()) - interval '60 days')) TO (uuidv7_min(date_trunc('day', now()) - interval '40 days'));
+CREATE TABLE handmade_mid PARTITION OF handmade
+	FOR VALUES FROM (uuidv7_min(date_trunc('day', now()) - interval '40 days')) TO (uuidv7_min(date_trunc('day', now()) - interval '1 day'));
+DO $$
+BEGIN
+	EXECUTE format('ALTER TABLE handmade DETACH PARTITION handmade_p%s', to_char(now(), 'YYYY_MM_DD'));
+	EXECUTE format('ALTER TABLE handmade ATTACH PARTITION handmade_p%s FOR VALUES FROM (%L) TO (%L)', to_char(now(), 'YYYY_MM_DD'),
+				   uuidv7_min(date_trunc('day', now())), uuidv7_min(date_trunc('day', now()) + interval '1 day'));
+END
+$$;
+SELECT uuidv7_set_partition_policy('handmade', ahead => '4 days', keep => '30 days');
+CALL uuidv7_run_maintenance();
+SELECT pg_temp.days('handmade');
+SELECT parent, created, retired, retired_partitions, sqlstate FROM uuidv7_maintenance_runs WHERE parent = 'public.handmade' ORDER BY started_at;
+
+-- 3. A table that another references by foreign key: the periods no row
+-- references are retired, the referenced one is kept and named by the
+-- foreign key as it was made, with the query that lists its rows; making
+-- periods ahead goes on
+CREATE TABLE orders (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+CREATE TABLE orders_default PARTITION OF orders DEFAULT;
+SELECT count(*) FROM uuidv7_create_partitions('orders', now() - interval '40 days', now(), '1 day', 'UTC');
+CREATE TABLE order_lines (line int PRIMARY KEY, order_id uuid7 NOT NULL CONSTRAINT order_lines_of_order REFERENCES orders (id), n int);
+INSERT INTO orders VALUES (uuidv7_generate_at(date_trunc('day', now()) - interval '35 days' + interval '1 hour'), 1),
+						  (uuidv7_generate_at(date_trunc('day', now()) - interval '34 days' + interval '1 hour'), 2);
+INSERT INTO order_lines SELECT 1, id, 1 FROM orders WHERE v = 1;
+SELECT uuidv7_set_partition_policy('orders', ahead => '3 days', keep => '30 days');
+SET client_min_messages = error;
+CALL uuidv7_run_maintenance();
+SET client_min_messages = warning;
+SELECT created, retired, cardinality(retired_partitions) AS named, sqlstate,
+	error = format('partition public.orders_p%s is kept: rows of public.order_lines reference it (foreign key order_lines_of_order)',
+				   to_char(now() - interval '35 days', 'YYYY_MM_DD')) AS error_named,
+	hint = format('SELECT * FROM public.order_lines WHERE order_id >= %L AND order_id < %L lists them; once no row references its period, the next run retires it.',
+				  uuidv7_min(date_trunc('day', now()) - interval '35 days'), uuidv7_min(date_trunc('day', now()) - interval '34 days')) AS hint_lists
+FROM uuidv7_maintenance_runs WHERE parent = 'public.orders' ORDER BY started_at DESC LIMIT 1;
+SELECT pg_temp.days('orders');
+SELECT count(*) AS rows_kept FROM orders;
+-- the doctor's fix is the query that lists the rows
+SELECT severity, problem LIKE '%is kept: rows of public.order_lines reference it (foreign key order_lines_of_order) (SQLSTATE 23503)' AS named,
+	fix LIKE 'SELECT * FROM public.order_lines WHERE order_id >= % lists them; %' AS fix_lists
+FROM uuidv7_doctor() WHERE object = 'public.orders';
+-- called straight, the same: kept, and why
+SELECT partition ~ '^public\.orders_p\d{4}_\d\d_\d\d$' AS a_period, action FROM uuidv7_drop_partitions('orders', now() - interval '30 days');
+-- detached, the same
+SELECT uuidv7_set_partition_policy('orders', ahead => '3 days', keep => '30 days', retire => 'detach');
+SET client_min_messages = error;
+CALL uuidv7_run_maintenance();
+SET client_min_messages = warning;
+SELECT retired, sqlstate FROM uuidv7_maintenance_runs WHERE parent = 'public.orders' ORDER BY started_at DESC LIMIT 1;
+-- once no row references it, it goes
+DELETE FROM order_lines;
+CALL uuidv7_run_maintenance();
+SELECT retired, retired_partitions = ARRAY[format('public.orders_p%s', to_char(now() - interval '35 days', 'YYYY_MM_DD'))] AS named, sqlstate
+FROM uuidv7_maintenance_runs WHERE parent = 'public.orders' ORDER BY started_at DESC LIMIT 1;
+SELECT pg_temp.days('orders');
+
+-- 4. A failure to retire never undoes or holds back the making of periods:
+-- an old period a view depends on is kept (PostgreSQL's message, not its
+-- advice to CASCADE), the others retired, and the periods ahead made
+CREATE TABLE events (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('events', now() - interval '33 days', now() - interval '31 days', '1 day', 'UTC');
+DO $$ BEGIN EXECUTE format('CREATE VIEW events_watch AS SELECT * FROM events_p%s', to_char(now() - interval '33 days', 'YYYY_MM_DD')); END $$;
+SELECT uuidv7_set_partition_policy('events', ahead => '2 days', keep => '30 days');
+-- (the day after tomorrow's period, made when the policy was given, gone)
+DO $$ BEGIN EXECUTE format('DROP TABLE events_p%s', to_char(now() + interval '2 days', 'YYYY_MM_DD')); END $$;
+SELECT pg_temp.days('events');
+SET client_min_messages = error;
+CALL uuidv7_run_maintenance();
+SET client_min_messages = warning;
+SELECT created, retired, sqlstate, error LIKE 'partition public.events_p% is kept: cannot drop table public.events_p% because other objects depend on it' AS named,
+	error LIKE '%CASCADE%' AS cascade_advised
+FROM uuidv7_maintenance_runs WHERE parent = 'public.events' ORDER BY started_at DESC LIMIT 1;
+SELECT pg_temp.days('events');
+DROP VIEW events_watch;
+
+-- 5. A policy acts when it is given: a new table without a DEFAULT
+-- partition takes its first insert at once
+CREATE TABLE fresh (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), v int) PARTITION BY RANGE (id);
+SELECT uuidv7_set_partition_policy('fresh', ahead => '2 days', step => '1 day', zone => 'UTC');
+INSERT INTO fresh (v) VALUES (1);
+SELECT pg_temp.days('fresh');
+SELECT created, created_partitions = ARRAY(SELECT format('public.fresh_p%s', to_char(now() + d * interval '1 day', 'YYYY_MM_DD'))
+										   FROM generate_series(0, 2) d) AS named
+FROM uuidv7_maintenance_runs WHERE parent = 'public.fresh';
+-- (what fails, fails the call, and nothing of it is kept)
+CREATE TABLE taken (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+DO $$ BEGIN EXECUTE format('CREATE TABLE taken_p%s (id uuid7)', to_char(now(), 'YYYY_MM_DD')); END $$;
+DO $$
+BEGIN
+	PERFORM uuidv7_set_partition_policy('taken', ahead => '2 days', step => '1 day', zone => 'UTC');
+EXCEPTION WHEN OTHERS THEN
+	RAISE WARNING 'refused with SQLSTATE %: %', SQLSTATE, SQLERRM ~ '^relation public\.taken_p\d{4}_\d\d_\d\d already exists and is not the partition';
+END
+$$;
+SELECT count(*) AS policies FROM uuidv7_partition_policies WHERE parent = 'public.taken';
+SELECT count(*) AS partitions FROM uuidv7_partitions('taken');
+
+-- 6. After maintenance was down: the hole in the grid within keep filled,
+-- the rows that waited in DEFAULT moved into their periods, also before the
+-- first partition (the grid made whole from the oldest of them on); rows
+-- older than keep left where they are
+CREATE TABLE visits (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+CREATE TABLE visits_default PARTITION OF visits DEFAULT;
+SELECT count(*) FROM uuidv7_create_partitions('visits', now() - interval '20 days', now() - interval '15 days', '1 day', 'UTC');
+INSERT INTO visits SELECT uuidv7_generate_at(date_trunc('day', now()) - d * interval '1 day' + interval '2 hours'), d
+FROM unnest(ARRAY[45, 25, 24, 12, 3, 0]) d;
+SELECT count(*) AS waiting FROM ONLY visits_default;
+SELECT uuidv7_set_partition_policy('visits', ahead => '2 days', keep => '30 days');
+SELECT pg_temp.days('visits'), pg_temp.gaps('visits');
+SELECT v FROM ONLY visits_default ORDER BY v;
+SELECT count(*) = 6 AS none_lost, count(*) FILTER (WHERE tableoid = 'visits_default'::regclass) AS in_default FROM visits;
+SELECT created, moved FROM uuidv7_maintenance_runs WHERE parent = 'public.visits';
+
+-- 7. A long outage is caught up over a few runs, a hundred periods a run,
+-- the nearest to now first
+CREATE TABLE ticks (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('ticks', date_trunc('hour', now()) - interval '150 hours', date_trunc('hour', now()) - interval '149 hours', '1 hour', 'UTC');
+SELECT uuidv7_set_partition_policy('ticks', ahead => '3 hours', keep => '10 days');
+SELECT count(*) - count(*) FILTER (WHERE period_end <= now() - interval '149 hours') AS after_first, pg_temp.gaps('ticks') AS gaps
+FROM uuidv7_partitions('ticks');
+CALL uuidv7_run_maintenance();
+SELECT count(*) - 100 AS after_second_less_first, pg_temp.gaps('ticks') AS gaps,
+	max(period_end) >= now() + interval '3 hours' AS ahead
+FROM uuidv7_partitions('ticks');
+SELECT created FROM uuidv7_maintenance_runs WHERE parent = 'public.ticks' ORDER BY started_at;
+
+DROP TABLE order_lines;
+DROP TABLE legacy, handmade, orders, events, fresh, taken, visits, ticks;
+DO $$
+DECLARE t regclass;
+BEGIN
+	FOR t IN SELECT c.oid FROM pg_class c
+			 WHERE c.relkind = 'r' AND c.relname ~ '^(orders|events|taken)_p' LOOP
+		EXECUTE format('DROP TABLE %s', t);
+	END LOOP;
+END
+$$;
+DELETE FROM uuidv7_maintenance_history WHERE NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = parent_oid);
+DELETE FROM uuidv7_partition_config WHERE NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = parent_oid);
