@@ -495,9 +495,6 @@ BEGIN
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	FOR t IN SELECT p AS parent, count(*) OVER () AS tables, row_number() OVER () AS k
 			 FROM uuidv7_internal.uuidv7_policy_tables() p LOOP
-		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_run_maintenance', t.parent,
-													 pg_catalog.format('table %s of %s', t.k, t.tables));
 		-- (creating and retiring each in a transaction of its own: neither
 		-- undoes or holds back the other.  What escapes a step, its record
 		-- refused, the owner's rights lost since the list was read, is told,
@@ -505,6 +502,8 @@ BEGIN
 		started := clock_timestamp();
 		FOREACH step_name IN ARRAY ARRAY['create', 'retire'] LOOP
 			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+			PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_run_maintenance', t.parent,
+														 pg_catalog.format('table %s of %s', t.k, t.tables));
 			escaped_code := NULL;
 			r := NULL;
 			BEGIN
