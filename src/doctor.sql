@@ -310,6 +310,7 @@ BEGIN
 				-- (never a GRANT that would make the worker's role a superuser)
 				SELECT CASE
 						   WHEN w.oid IS NULL THEN format('create the role uuidv7.maintenance_role names (%I), or name another and reload', n.name)
+						   WHEN NOT w.rolcanlogin THEN format('the role uuidv7.maintenance_role names cannot log in, which the worker needs: ALTER ROLE %I LOGIN', n.name)
 						   WHEN pg_has_role(w.oid, o.oid, 'USAGE') THEN 'see the server log for the warnings of the uuidv7 maintenance worker'
 						   WHEN EXISTS (SELECT FROM pg_roles s WHERE s.rolsuper AND pg_has_role(o.oid, s.oid, 'MEMBER'))
 							   THEN format('the worker does not take a superuser''s rights: give the table an owner that is no superuser and that %I is a member of (ALTER TABLE %s OWNER TO ...), or run CALL uuidv7_run_maintenance(); as a superuser from a scheduler',
@@ -324,6 +325,26 @@ BEGIN
 			RETURN NEXT;
 		END IF;
 	END LOOP;
+--#if c
+	-- the databases the worker is told to maintain that do not exist (it
+	-- reads the list as PostgreSQL reads one of names: unquoted ones in
+	-- lower case)
+	IF current_setting('uuidv7.maintenance_role', true) <> '' THEN
+		FOR t IN
+			SELECT d.name
+			FROM unnest(string_to_array(current_setting('uuidv7.maintenance_databases'), ',')) WITH ORDINALITY AS l(item, k),
+				LATERAL (SELECT (parse_ident(btrim(l.item), false))[1] AS name) d
+			WHERE btrim(l.item) <> '' AND NOT EXISTS (SELECT FROM pg_database b WHERE b.datname = d.name)
+			ORDER BY l.k
+		LOOP
+			severity := 'warning';
+			object := 'uuidv7.maintenance_databases';
+			problem := format('it names database %I, which does not exist: the maintenance worker runs nothing there', t.name);
+			fix := 'name the database as pg_database has it (quoted where it has capitals), or create it, then reload';
+			RETURN NEXT;
+		END LOOP;
+	END IF;
+--#endif
 	FOR t IN
 		SELECT c.oid::regclass AS parent, g.problem
 		FROM pg_class c JOIN pg_partitioned_table pt ON pt.partrelid = c.oid

@@ -12,7 +12,8 @@
 # the worker's interval where it runs; a worker's slot is a
 # background worker's, never a client connection's; after the launcher is
 # killed, and after a backend crashes, it comes back and runs again; a fast
-# shutdown stops it.
+# shutdown stops it.  What keeps it from running is named by the doctor (a
+# role that cannot log in, a database in the list that does not exist).
 use strict;
 use warnings;
 
@@ -73,8 +74,11 @@ $node->safe_psql('app1', q{
 	END
 	$$;
 	CREATE INDEX ON slow (slow_key(v));
-	INSERT INTO slow VALUES (uuidv7_generate_at(now() + interval '1 day'), 1);
 	SELECT uuidv7_set_partition_policy('slow', ahead => '3 days', step => '1 day', zone => 'UTC');
+	-- (tomorrow's period, made by the policy's call, taken away: its row
+	-- waits in DEFAULT for the worker to make it again)
+	DO $$ BEGIN EXECUTE format('DROP TABLE slow_p%s', to_char((now() AT TIME ZONE 'UTC') + interval '1 day', 'YYYY_MM_DD')); END $$;
+	INSERT INTO slow VALUES (uuidv7_generate_at(now() + interval '1 day'), 1);
 	-- stubborn: the same, its function catching the cancel, and going on
 	CREATE TABLE stubborn (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
 	CREATE TABLE stubborn_default PARTITION OF stubborn DEFAULT;
@@ -95,8 +99,9 @@ $node->safe_psql('app1', q{
 	END
 	$$;
 	CREATE INDEX ON stubborn (stubborn_key(v));
-	INSERT INTO stubborn VALUES (uuidv7_generate_at(now() + interval '1 day'), 1);
 	SELECT uuidv7_set_partition_policy('stubborn', ahead => '3 days', step => '1 day', zone => 'UTC');
+	DO $$ BEGIN EXECUTE format('DROP TABLE stubborn_p%s', to_char((now() AT TIME ZONE 'UTC') + interval '1 day', 'YYYY_MM_DD')); END $$;
+	INSERT INTO stubborn VALUES (uuidv7_generate_at(now() + interval '1 day'), 1);
 	-- tail: after stubborn by name
 	CREATE TABLE tail (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
 	SELECT count(*) FROM uuidv7_create_partitions('tail', now() - interval '2 days', now(), '1 day', 'UTC');
@@ -123,7 +128,8 @@ for my $db ('app1', 'App 2')
 			FROM uuidv7_partitions('events');
 			SELECT bool_and(error IS NULL) FROM uuidv7_maintenance_runs WHERE parent = 'public.events';}),
 		"t\nt", "$db: events kept a week ahead and ten days back, every run without error");
-	like(runs($db), qr/^\d+ 0$/, "$db: theirs, of another owner, left to its owner");
+	# (theirs: one run, its policy's own call)
+	like(runs($db), qr/^\d+ 1$/, "$db: theirs, of another owner, left to its owner");
 }
 ok( $node->poll_query_until('app1',
 		"SELECT count(*) >= 2 FROM uuidv7_maintenance_runs WHERE parent = 'public.slow' AND sqlstate = '57014'"),
@@ -136,9 +142,9 @@ ok( $node->poll_query_until('app1',
 my $app2_runs = $node->safe_psql('App 2', 'SELECT count(*) FROM uuidv7_maintenance_runs');
 ok( $node->poll_query_until('App 2', "SELECT count(*) > $app2_runs FROM uuidv7_maintenance_runs"),
 	'App 2, after app1 in each round: its runs go on');
-is(runs('app3'), '0 0', 'app3, not named: nothing');
-is( $node->safe_psql('app3', "SELECT count(*) FROM uuidv7_partitions('events') WHERE period_start > now()"),
-	'0', 'app3: no period made ahead');
+is(runs('app3'), '1 1', 'app3, not named: no run but the policies\' own calls');
+is( $node->safe_psql('app3', "SELECT min(period_start) < now() - interval '20 days' FROM uuidv7_partitions('events')"),
+	't', 'app3: no period retired');
 # the doctor expects a run on the worker's interval where the worker runs
 # (app1: theirs, which the worker's role may not alter, last run an hour
 # ago), daily where it does not (app3, not named)
@@ -162,10 +168,32 @@ $node->safe_psql('app1', q{
 	CREATE TABLE super_owned (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
 	SELECT count(*) FROM uuidv7_create_partitions('super_owned', now(), now() + interval '1 day', '1 day', 'UTC');
 	SELECT uuidv7_set_partition_policy('super_owned', ahead => '1 day');});
-like(
-	$node->safe_psql('app1', q{SELECT fix FROM uuidv7_doctor() WHERE object = 'public.super_owned' AND problem LIKE '%maintenance run%'}),
-	qr/^the worker does not take a superuser's rights: give the table an owner that is no superuser and that regress_keeper is a member of \(ALTER TABLE public\.super_owned OWNER TO \.\.\.\)/,
+# (its policy's own call is its last run: the finding comes twice the
+# worker's interval after it)
+ok( $node->poll_query_until('app1',
+		q{SELECT fix LIKE 'the worker does not take a superuser''s rights: give the table an owner that is no superuser and that regress_keeper is a member of (ALTER TABLE public.super\_owned OWNER TO ...)%'
+		  FROM uuidv7_doctor() WHERE object = 'public.super_owned' AND problem LIKE '%maintenance run%'}),
 	'a superuser\'s table: the fix names no GRANT of a superuser');
+
+# what keeps the worker from running is named by the doctor: a role that
+# cannot log in (the worker's connection fails, and the log holds a FATAL),
+# and a database in the list that does not exist
+$node->safe_psql('postgres', 'ALTER ROLE regress_keeper NOLOGIN');
+ok( $node->poll_query_until('app1',
+		q{SELECT fix = 'the role uuidv7.maintenance_role names cannot log in, which the worker needs: ALTER ROLE regress_keeper LOGIN'
+		  FROM uuidv7_doctor() WHERE object = 'public.events' AND problem LIKE 'it has a policy, but no maintenance run since %'}),
+	'a role that cannot log in: the doctor names it, and the ALTER ROLE that fixes it');
+$node->safe_psql('postgres', 'ALTER ROLE regress_keeper LOGIN');
+$node->append_conf('postgresql.conf',
+	"uuidv7.maintenance_databases = 'app1, \"App 2\", no_extension, \"Gone\", gone_too'");
+$node->reload;
+ok( $node->poll_query_until('App 2',
+		q{SELECT string_agg(object || ': ' || problem, ' / ' ORDER BY problem COLLATE "C") FROM uuidv7_doctor() WHERE severity = 'warning' AND object = 'uuidv7.maintenance_databases'},
+		'uuidv7.maintenance_databases: it names database "Gone", which does not exist: the maintenance worker runs nothing there / '
+		  . 'uuidv7.maintenance_databases: it names database gone_too, which does not exist: the maintenance worker runs nothing there'),
+	'a database in the list that does not exist: the doctor names it, from any database');
+$node->append_conf('postgresql.conf', "uuidv7.maintenance_databases = 'app1, \"App 2\", no_extension'");
+$node->reload;
 # launcher_pid(): the launcher's process, a child of the postmaster of no
 # database (pg_stat_activity does not list it)
 sub launcher_pid
