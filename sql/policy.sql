@@ -25,7 +25,7 @@ SELECT interval '-1 year 361 days' > interval '0' AS compares_positive;
 SELECT uuidv7_set_partition_policy('metrics', keep => '-1 year 361 days');
 SELECT uuidv7_set_partition_policy('metrics', ahead => '1 mon -29 days');
 UPDATE uuidv7_partition_config SET keep = '-1 year 361 days' WHERE parent_oid = 'metrics'::regclass;
-SELECT uuidv7_set_partition_policy('metrics', keep => '5 days', retire => 'archive');
+SELECT uuidv7_set_partition_policy('metrics', keep => '5 days', retire => 'archives');
 SELECT uuidv7_set_partition_policy('metrics', retire => NULL);
 SELECT uuidv7_set_partition_policy('metrics', ahead => '3 days', step => '1 month', zone => 'UTC');
 CALL uuidv7_run_maintenance('-1 minute');

@@ -73,7 +73,7 @@ SET client_min_messages = error;
 CALL uuidv7_run_maintenance();
 SET client_min_messages = warning;
 SELECT created, retired, cardinality(retired_partitions) AS named, sqlstate,
-	error = format('partition public.orders_p%s is kept: rows of public.order_lines reference it (foreign key order_lines_of_order)',
+	error = format('partition public.orders_p%s is kept (23503): rows of public.order_lines reference it (foreign key order_lines_of_order)',
 				   to_char(now() - interval '35 days', 'YYYY_MM_DD')) AS error_named,
 	hint = format('SELECT * FROM public.order_lines WHERE order_id >= %L AND order_id < %L lists them; once no row references its period, the next run retires it.',
 				  uuidv7_min(date_trunc('day', now()) - interval '35 days'), uuidv7_min(date_trunc('day', now()) - interval '34 days')) AS hint_lists
@@ -81,7 +81,7 @@ FROM uuidv7_maintenance_runs WHERE parent = 'public.orders' ORDER BY started_at 
 SELECT pg_temp.days('orders');
 SELECT count(*) AS rows_kept FROM orders;
 -- the doctor's fix is the query that lists the rows
-SELECT severity, problem LIKE '%is kept: rows of public.order_lines reference it (foreign key order_lines_of_order) (SQLSTATE 23503)' AS named,
+SELECT severity, problem LIKE '%is kept (23503): rows of public.order_lines reference it (foreign key order_lines_of_order) (SQLSTATE 23503)' AS named,
 	fix LIKE 'SELECT * FROM public.order_lines WHERE order_id >= % lists them; %' AS fix_lists
 FROM uuidv7_doctor() WHERE object = 'public.orders';
 -- called straight, the same: kept, and why
@@ -112,7 +112,7 @@ SELECT pg_temp.days('events');
 SET client_min_messages = error;
 CALL uuidv7_run_maintenance();
 SET client_min_messages = warning;
-SELECT created, retired, sqlstate, error LIKE 'partition public.events_p% is kept: cannot drop table public.events_p% because other objects depend on it' AS named,
+SELECT created, retired, sqlstate, error LIKE 'partition public.events_p% is kept (2BP01): cannot drop table public.events_p% because other objects depend on it' AS named,
 	error LIKE '%CASCADE%' AS cascade_advised
 FROM uuidv7_maintenance_runs WHERE parent = 'public.events' ORDER BY started_at DESC LIMIT 1;
 SELECT pg_temp.days('events');
@@ -169,8 +169,111 @@ SELECT count(*) - 100 AS after_second_less_first, pg_temp.gaps('ticks') AS gaps,
 FROM uuidv7_partitions('ticks');
 SELECT created FROM uuidv7_maintenance_runs WHERE parent = 'public.ticks' ORDER BY started_at;
 
+-- 8. Retired into an archive: a table partitioned the same way, in any
+-- schema, owned by the table's owner, named or made on first use; the
+-- periods attached with their bounds, their rows all there; the archive
+-- is no table that "ends in the past" to the doctor, and may have a keep of
+-- its own
+CREATE SCHEMA cold;
+CREATE TABLE sales (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+CREATE INDEX ON sales (v);
+SELECT count(*) FROM uuidv7_create_partitions('sales', now() - interval '40 days', now(), '1 day', 'UTC');
+INSERT INTO sales SELECT uuidv7_generate_at(date_trunc('day', now()) - d * interval '1 day' + interval '3 hours'), d FROM generate_series(0, 39) d;
+SELECT uuidv7_set_partition_policy('sales', ahead => '2 days', keep => '30 days', retire => 'archive', archive => 'cold.sales_old');
+SELECT parent, retire, archive FROM uuidv7_partition_policies WHERE parent = 'public.sales';
+CALL uuidv7_run_maintenance();
+SELECT retired, cardinality(retired_partitions) AS named, sqlstate FROM uuidv7_maintenance_runs WHERE parent = 'public.sales' ORDER BY started_at DESC LIMIT 1;
+SELECT pg_temp.days('cold.sales_old') AS archived, (SELECT count(*) FROM cold.sales_old) AS rows_archived,
+	(SELECT count(*) FROM sales) AS rows_kept, (SELECT string_agg(DISTINCT n.nspname, ',') FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+		JOIN pg_namespace n ON n.oid = c.relnamespace WHERE i.inhparent = 'cold.sales_old'::regclass) AS their_schema;
+-- (its indexes, as the table's, attached, not built again)
+SELECT count(*) AS archive_indexes FROM pg_index WHERE indrelid = 'cold.sales_old'::regclass;
+SELECT count(*) AS waiting FROM pg_constraint WHERE conname = 'uuidv7_archive_pending';
+SELECT count(*) AS findings FROM uuidv7_doctor() WHERE object LIKE 'cold.%';
+-- the archive's own keep: its oldest periods dropped there
+SELECT uuidv7_set_partition_policy('cold.sales_old', keep => '35 days');
+CALL uuidv7_run_maintenance();
+SELECT pg_temp.days('cold.sales_old') AS archived;
+-- made on first use, <table>_archive beside the table
+CREATE TABLE returns (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('returns', now() - interval '35 days', now(), '1 day', 'UTC');
+SELECT uuidv7_set_partition_policy('returns', ahead => '1 day', keep => '33 days', retire => 'archive');
+CALL uuidv7_run_maintenance();
+SELECT pg_temp.days('returns_archive') AS archived, pg_get_userbyid(relowner) = current_user AS own FROM pg_class WHERE oid = 'returns_archive'::regclass;
+-- one that cannot be attached (its period taken in the archive) waits,
+-- named by the run and by the doctor, with the call that attaches it
+DO $$ BEGIN EXECUTE format('CREATE TABLE cold.squatter PARTITION OF cold.sales_old FOR VALUES FROM (%L) TO (%L)',
+						   uuidv7_min(date_trunc('day', now()) - interval '30 days'), uuidv7_min(date_trunc('day', now()) - interval '29 days')); END $$;
+SELECT uuidv7_set_partition_policy('sales', ahead => '2 days', keep => '29 days', retire => 'archive', archive => 'cold.sales_old');
+SET client_min_messages = error;
+CALL uuidv7_run_maintenance();
+SET client_min_messages = warning;
+SELECT retired, sqlstate, error LIKE 'archiving: table cold.sales_p% waits for archive cold.sales_old: kept (42P17): partition "sales_p%" would overlap partition "squatter"' AS named
+FROM uuidv7_maintenance_runs WHERE parent = 'public.sales' ORDER BY started_at DESC LIMIT 1;
+SELECT severity, problem, fix FROM uuidv7_doctor() WHERE object LIKE 'cold.sales_p%';
+DROP TABLE cold.squatter;
+SELECT action FROM uuidv7_archive_partitions('cold.sales_old');
+SELECT count(*) AS findings FROM uuidv7_doctor() WHERE object LIKE 'cold.%';
+-- bad input
+\set VERBOSITY terse
+SELECT uuidv7_set_partition_policy('sales', keep => '30 days', archive => 'cold.sales_old');
+SELECT uuidv7_set_partition_policy('sales', keep => '30 days', retire => 'archive', archive => 'nowhere.sales_old');
+SELECT uuidv7_set_partition_policy('sales', keep => '30 days', retire => 'archive', archive => 'a.b.c');
+CREATE TABLE cold.plain (id uuid7 PRIMARY KEY);
+SELECT uuidv7_set_partition_policy('sales', keep => '30 days', retire => 'archive', archive => 'cold.plain');
+CREATE TABLE cold.by_other (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+CREATE ROLE regress_archive_other;
+ALTER TABLE cold.by_other OWNER TO regress_archive_other;
+SELECT uuidv7_set_partition_policy('sales', keep => '30 days', retire => 'archive', archive => 'cold.by_other');
+\set VERBOSITY default
+DROP TABLE cold.by_other;
+DROP ROLE regress_archive_other;
+
+-- 9. Tables of other roles that foreign keys link the table to: a lookup
+-- table the owner may reference but not lock, and a table of another role
+-- that references it; a role without superuser keeps its table all the same
+CREATE ROLE regress_pt_app;
+CREATE ROLE regress_pt_other;
+GRANT CREATE ON SCHEMA public TO regress_pt_app, regress_pt_other;
+SET ROLE regress_pt_other;
+CREATE TABLE currencies (code text PRIMARY KEY);
+INSERT INTO currencies VALUES ('EUR');
+GRANT REFERENCES ON currencies TO regress_pt_app;
+SET ROLE regress_pt_app;
+CREATE TABLE payments (id uuid7 PRIMARY KEY, currency text NOT NULL REFERENCES currencies (code)) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('payments', now() - interval '10 days', now(), '1 day', 'UTC');
+INSERT INTO payments VALUES (uuidv7_min(date_trunc('day', now()) - interval '9 days' + interval '1 hour'), 'EUR'),
+							(uuidv7_min(date_trunc('day', now()) - interval '8 days' + interval '1 hour'), 'EUR');
+GRANT REFERENCES ON payments TO regress_pt_other;
+SET ROLE regress_pt_other;
+CREATE TABLE payment_notes (payment_id uuid7 REFERENCES payments (id), note text);
+INSERT INTO payment_notes VALUES (uuidv7_min(date_trunc('day', now()) - interval '9 days' + interval '1 hour'), 'a note');
+SET ROLE regress_pt_app;
+SELECT uuidv7_set_partition_policy('payments', ahead => '2 days', keep => '5 days');
+SET client_min_messages = error;
+CALL uuidv7_run_maintenance();
+SET client_min_messages = warning;
+-- (a referencing table it may not read: the period is kept, and why)
+SELECT created, retired, sqlstate,
+	error ~ '^partition public\.payments_p\d{4}_\d\d_\d\d is kept \(42501\): permission denied for table payment_notes(; |$)' AS named, hint
+FROM uuidv7_maintenance_runs WHERE parent = 'public.payments' ORDER BY started_at DESC LIMIT 1;
+SELECT pg_temp.days('payments');
+RESET ROLE;
+GRANT SELECT ON payment_notes TO regress_pt_app;
+SET ROLE regress_pt_app;
+SET client_min_messages = error;
+CALL uuidv7_run_maintenance();
+SET client_min_messages = warning;
+SELECT retired, sqlstate, error ~ '^partition public\.payments_p\d{4}_\d\d_\d\d is kept \(23503\): rows of public\.payment_notes reference it \(foreign key payment_notes_payment_id_fkey\)$' AS named
+FROM uuidv7_maintenance_runs WHERE parent = 'public.payments' ORDER BY started_at DESC LIMIT 1;
+RESET ROLE;
+DROP TABLE payment_notes, payments, currencies;
+REVOKE CREATE ON SCHEMA public FROM regress_pt_app, regress_pt_other;
+DROP ROLE regress_pt_app, regress_pt_other;
+
 DROP TABLE order_lines;
-DROP TABLE legacy, handmade, orders, events, fresh, taken, visits, ticks;
+DROP TABLE legacy, handmade, orders, events, fresh, taken, visits, ticks, sales, returns, returns_archive;
+DROP SCHEMA cold CASCADE;
 DO $$
 DECLARE t regclass;
 BEGIN

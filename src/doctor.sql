@@ -35,7 +35,11 @@ BEGIN
 			  WHERE pt.partstrat = 'r' AND pt.partnatts = 1
 				  AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
 				  AND NOT c.relispartition
-				  AND has_table_privilege(c.oid, 'SELECT, INSERT')) p
+				  AND has_table_privilege(c.oid, 'SELECT, INSERT')
+				  -- (an archive of a policy holds past periods only)
+				  AND NOT EXISTS (SELECT FROM @extschema@.uuidv7_partition_config r
+								  JOIN pg_namespace an ON an.nspname = r.archive_schema
+								  WHERE an.oid = c.relnamespace AND r.archive_name = c.relname)) p
 			LEFT JOIN LATERAL @extschema@.uuidv7_partitions(p.parent) l ON true
 		GROUP BY p.parent
 	LOOP
@@ -345,6 +349,20 @@ BEGIN
 		END LOOP;
 	END IF;
 --#endif
+	-- periods retired for an archive and not attached to it yet
+	FOR t IN
+		SELECT c.oid::regclass AS tbl, obj_description(k.oid, 'pg_constraint') AS archive
+		FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
+		WHERE k.conname = 'uuidv7_archive_pending' AND c.relkind = 'r' AND NOT c.relispartition
+			AND has_table_privilege(c.oid, 'SELECT')
+		ORDER BY 1
+	LOOP
+		severity := 'warning';
+		object := t.tbl::text;
+		problem := format('it was retired for archive %s, and is not attached to it yet', t.archive);
+		fix := format('SELECT * FROM uuidv7_archive_partitions(%L); (its action says why one stays out)', t.archive);
+		RETURN NEXT;
+	END LOOP;
 	FOR t IN
 		SELECT c.oid::regclass AS parent, g.problem
 		FROM pg_class c JOIN pg_partitioned_table pt ON pt.partrelid = c.oid

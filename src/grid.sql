@@ -296,8 +296,14 @@ BEGIN
 			ahead pg_catalog.interval CHECK (ahead OPERATOR(pg_catalog.>) '0'::pg_catalog.interval),
 			keep pg_catalog.interval CHECK (keep OPERATOR(pg_catalog.>) '0'::pg_catalog.interval),
 			retire pg_catalog.text NOT NULL DEFAULT 'drop'
-				CHECK (retire OPERATOR(pg_catalog.=) ANY (ARRAY['drop', 'detach']::pg_catalog.text[])),
+				CHECK (retire OPERATOR(pg_catalog.=) ANY (ARRAY['drop', 'detach', 'archive']::pg_catalog.text[])),
 			refuse_late_rows pg_catalog.bool NOT NULL DEFAULT false,
+			-- (where retire is 'archive': the table retired periods are
+			-- attached to, by name, made on first use)
+			archive_schema pg_catalog.name,
+			archive_name pg_catalog.name,
+			CHECK ((retire OPERATOR(pg_catalog.=) 'archive') OPERATOR(pg_catalog.=)
+				   (archive_schema IS NOT NULL AND archive_name IS NOT NULL)),
 			-- (by the table's OID: names change, and are only told)
 			PRIMARY KEY (parent_oid)
 		);

@@ -11,7 +11,9 @@
 -- nothing; the caller's statement_timeout also bounds the whole.  The tries
 -- wait less than deadlock_timeout's default, so an application session
 -- never waits on upkeep long enough to be the one the deadlock detector
--- cancels.  NULL tables are skipped.
+-- cancels.  NULL tables are skipped, and so are those the role may not
+-- LOCK (another role's table that a foreign key links to: the DDL takes
+-- its lock, as PostgreSQL's own would).
 CREATE FUNCTION uuidv7_internal.uuidv7_lock_for_upkeep(tables pg_catalog.regclass[], lock_modes pg_catalog.text[],
 									   lock_wait pg_catalog.interval DEFAULT '1 minute')
 RETURNS void
@@ -46,8 +48,13 @@ BEGIN
 			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('lock_wait is "%s".', lock_wait);
 	END IF;
 	give_up := clock_timestamp() + lock_wait;
+	-- (a table the role may not LOCK, which needs UPDATE, DELETE or TRUNCATE
+	-- on it, is left to the DDL that follows: another role's table that a
+	-- foreign key links to, which PostgreSQL's own ALTER TABLE locks without
+	-- those rights, and waits for as it would)
 	SELECT string_agg(format('LOCK TABLE ONLY %s IN %s MODE', t, m), '; ' ORDER BY o)
-	INTO statement FROM unnest(tables, lock_modes) WITH ORDINALITY AS u(t, m, o) WHERE t IS NOT NULL;
+	INTO statement FROM unnest(tables, lock_modes) WITH ORDINALITY AS u(t, m, o)
+	WHERE t IS NOT NULL AND has_table_privilege(t, 'UPDATE, DELETE, TRUNCATE');
 	IF statement IS NULL THEN
 		RETURN;
 	END IF;
@@ -551,8 +558,15 @@ COMMENT ON FUNCTION uuidv7_internal.uuidv7_referencing_rows(pg_catalog.regclass,
 -- check that no row of another table references it (a DROP would meet the
 -- foreign key's clone on the partition even where none does).  A period
 -- that rows still reference is kept, each on its own, and reported as
--- kept, with the foreign key as its user made it, and so is one that
--- other objects (a view) depend on; the others are retired.
+-- kept (23503), with the foreign key as its user made it, and so is one
+-- that other objects (a view) depend on (2BP01), or whose referencing
+-- table the role may not read (42501); the others are retired.
+--
+-- With an archive (a table partitioned as this one is, of its owner), the
+-- periods are detached for it, moved into its schema and marked with a
+-- CHECK of their bounds, NOT VALID, named uuidv7_archive_pending and
+-- commented with the archive's name: uuidv7_archive_partitions, in a
+-- transaction of its own, attaches them.
 --
 -- Rows of a retired period that arrive later (a late client, a replay)
 -- would land in the DEFAULT partition.  With refuse_late_rows, the DEFAULT
@@ -563,10 +577,11 @@ CREATE FUNCTION uuidv7_drop_partitions(parent pg_catalog.regclass, older_than pg
 									   detach_only pg_catalog.bool DEFAULT false,
 									   refuse_late_rows pg_catalog.bool DEFAULT false,
 									   lock_wait pg_catalog.interval DEFAULT '1 minute',
+									   archive pg_catalog.regclass DEFAULT NULL,
 									   OUT partition pg_catalog.text,
 									   OUT action pg_catalog.text)
 RETURNS SETOF record
-LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
@@ -584,9 +599,22 @@ DECLARE
 	taken text;
 	referencing regclass[];
 	refs record;
+	retired_lower uuid[];
+	archive_schema name;
+	archive_key name;
 BEGIN
+	-- (as a STRICT function would: archive may be NULL)
+	IF parent IS NULL OR older_than IS NULL OR detach_only IS NULL OR refuse_late_rows IS NULL OR lock_wait IS NULL THEN
+		RETURN;
+	END IF;
 	-- the parent checked first, by an assignment (an error names no SQL of ours)
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
+	IF archive IS NOT NULL THEN
+		PERFORM uuidv7_internal.uuidv7_must_own(archive);
+		PERFORM uuidv7_internal.uuidv7_archive_table(parent, n.nspname, c.relname, false)
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = archive;
+		SELECT n.nspname INTO archive_schema FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = archive;
+	END IF;
 	PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent, 'waiting for upkeep''s turn on the table');
 	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 	SELECT nullif(partdefid, 0)::regclass INTO default_partition
@@ -613,8 +641,9 @@ BEGIN
 	-- attached or detached until the end of the transaction; each is checked
 	-- again below, once locked)
 	SELECT coalesce(array_agg(p.partition ORDER BY p.lower_bound NULLS FIRST), '{}'),
-		coalesce(array_agg(p.upper_bound ORDER BY p.lower_bound NULLS FIRST), '{}')
-	INTO retired, retired_upper
+		coalesce(array_agg(p.upper_bound ORDER BY p.lower_bound NULLS FIRST), '{}'),
+		coalesce(array_agg(p.lower_bound ORDER BY p.lower_bound NULLS FIRST), '{}')
+	INTO retired, retired_upper, retired_lower
 	FROM @extschema@.uuidv7_partitions(parent) p
 	WHERE p.period_end IS NOT NULL AND p.upper_bound <= cut;
 	-- (the partitions of a retired period or of DEFAULT that are themselves
@@ -665,19 +694,44 @@ BEGIN
 		-- others go)
 		BEGIN
 			EXECUTE format('ALTER TABLE %s DETACH PARTITION %s', parent, old);
-			IF NOT detach_only THEN
+			IF archive IS NOT NULL THEN
+				-- (into the archive's schema, with a CHECK of its bounds that
+				-- uuidv7_archive_partitions validates, beside the table's
+				-- readers and writers, and that then spares ATTACH its scan;
+				-- the archive it waits for named on it)
+				IF archive_schema <> checked.parent_schema THEN
+					EXECUTE format('ALTER TABLE %s SET SCHEMA %I', old, archive_schema);
+				END IF;
+				SELECT a.attname INTO archive_key
+				FROM pg_partitioned_table p JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+				WHERE p.partrelid = parent;
+				EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_archive_pending CHECK (%s %I < %L::uuid) NOT VALID',
+							   old::oid::regclass,
+							   CASE WHEN retired_lower[i] IS NOT NULL
+								   THEN format('%I >= %L::uuid AND', archive_key, retired_lower[i]) ELSE '' END,
+							   archive_key, retired_upper[i]);
+				EXECUTE format('COMMENT ON CONSTRAINT uuidv7_archive_pending ON %s IS %L', old::oid::regclass,
+							   (SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+								WHERE c.oid = archive));
+				partition := old::oid::regclass::text;
+				action := 'detached for the archive';
+			ELSIF NOT detach_only THEN
 				EXECUTE format('DROP TABLE %s', old);
+				action := 'dropped';
+			ELSE
+				action := 'detached';
 			END IF;
-			action := CASE WHEN detach_only THEN 'detached' ELSE 'dropped' END;
+		-- (kept, each with its SQLSTATE and why: rows of another table
+		-- reference it; a view or a function of the user's depends on it,
+		-- in PostgreSQL's words but never its advice to CASCADE; or the
+		-- referencing table is one the role may not read)
 		EXCEPTION
 			WHEN foreign_key_violation THEN
 				refs := uuidv7_internal.uuidv7_referencing_rows(parent, old);
-				action := 'kept: ' || coalesce(refs.message, 'rows of another table reference it');
-			WHEN dependent_objects_still_exist THEN
-				-- (a view or a function of its own names it: PostgreSQL's
-				-- message, never its advice to CASCADE)
+				action := 'kept (23503): ' || coalesce(refs.message, 'rows of another table reference it');
+			WHEN dependent_objects_still_exist OR insufficient_privilege THEN
 				GET STACKED DIAGNOSTICS taken = MESSAGE_TEXT;
-				action := 'kept: ' || taken;
+				action := format('kept (%s): %s', SQLSTATE, taken);
 		END;
 		RETURN NEXT;
 	END LOOP;
@@ -708,5 +762,61 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_drop_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.bool, pg_catalog.bool, pg_catalog.interval) IS
-'drop, or detach and keep, the partitions of a table partitioned on a UUIDv7 key whose whole range ends at or before a time; with refuse_late_rows, the DEFAULT partition refuses rows of retired periods; waits for locks at most lock_wait';
+COMMENT ON FUNCTION uuidv7_drop_partitions(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.bool, pg_catalog.bool, pg_catalog.interval, pg_catalog.regclass) IS
+'drop, or detach and keep (for an archive, into its schema), the partitions of a table partitioned on a UUIDv7 key whose whole range ends at or before a time, each on its own, keeping those that rows of other tables reference; with refuse_late_rows, the DEFAULT partition refuses rows of retired periods; waits for locks at most lock_wait';
+
+-- Attach to an archive the periods retired for it (uuidv7_drop_partitions
+-- with an archive): each with its bounds, its CHECK uuidv7_archive_pending
+-- validated first (a read of the period under SHARE UPDATE EXCLUSIVE, which
+-- holds up no one: the period is no longer its table's), so that ATTACH
+-- scans nothing, then dropped.  Each on its own: one that cannot be
+-- attached (its bounds taken in the archive, its columns no longer the
+-- archive's) is kept waiting, with the reason.  Takes only SHARE UPDATE
+-- EXCLUSIVE on the archive, so its readers and writers go on.
+CREATE FUNCTION uuidv7_archive_partitions(archive pg_catalog.regclass,
+										  lock_wait pg_catalog.interval DEFAULT '1 minute',
+										  OUT partition pg_catalog.text,
+										  OUT action pg_catalog.text)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	checked record;
+	waiting record;
+	bounds text[];
+BEGIN
+	checked := uuidv7_internal.uuidv7_partitioned_parent(archive);
+	PERFORM uuidv7_internal.uuidv7_must_own(archive);
+	FOR waiting IN
+		SELECT c.oid::regclass AS tbl, pg_get_constraintdef(k.oid) AS def
+		FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
+		WHERE k.conname = 'uuidv7_archive_pending' AND c.relkind = 'r' AND NOT c.relispartition
+			AND obj_description(k.oid, 'pg_constraint') = format('%I.%I', checked.parent_schema, checked.parent_name)
+		ORDER BY c.oid::regclass::text
+	LOOP
+		partition := waiting.tbl::text;
+		SELECT array_agg(m[1]) INTO bounds FROM regexp_matches(waiting.def, '''([0-9a-f-]{36})''', 'g') AS m;
+		BEGIN
+			PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_archive_partitions', archive, format('validating %s', waiting.tbl));
+			PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[archive, waiting.tbl],
+														   ARRAY['SHARE UPDATE EXCLUSIVE', 'SHARE UPDATE EXCLUSIVE'], lock_wait);
+			EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT uuidv7_archive_pending', waiting.tbl);
+			PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_archive_partitions', archive, format('attaching %s', waiting.tbl));
+			PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[archive, waiting.tbl],
+														   ARRAY['SHARE UPDATE EXCLUSIVE', 'ACCESS EXCLUSIVE'], lock_wait);
+			EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%s) TO (%L)', archive, waiting.tbl,
+						   CASE WHEN cardinality(bounds) = 2 THEN quote_literal(bounds[1]) ELSE 'MINVALUE' END,
+						   bounds[cardinality(bounds)]);
+			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_archive_pending', waiting.tbl);
+			action := 'attached';
+		EXCEPTION WHEN OTHERS THEN
+			action := format('kept (%s): %s', SQLSTATE, SQLERRM);
+		END;
+		RETURN NEXT;
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_archive_partitions(pg_catalog.regclass, pg_catalog.interval) IS
+'attach to an archive, with their bounds and no scan under an exclusive lock, the periods retired for it by uuidv7_drop_partitions; one that cannot be attached is kept waiting, with the reason';

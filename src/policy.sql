@@ -60,7 +60,8 @@ CREATE FUNCTION uuidv7_set_partition_policy(parent pg_catalog.regclass,
 											retire pg_catalog.text DEFAULT 'drop',
 											refuse_late_rows pg_catalog.bool DEFAULT false,
 											step pg_catalog.interval DEFAULT NULL,
-											zone pg_catalog.text DEFAULT NULL)
+											zone pg_catalog.text DEFAULT NULL,
+											archive pg_catalog.text DEFAULT NULL)
 RETURNS void
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -73,14 +74,20 @@ DECLARE
 	given_retire text := $4;
 	given_refuse bool := $5;
 	made record;
+	into_schema name;
+	into_name name;
 BEGIN
 	IF parent IS NULL OR given_retire IS NULL OR given_refuse IS NULL THEN
 		RAISE EXCEPTION 'the table, retire and refuse_late_rows of a partition policy must not be null'
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	IF given_retire NOT IN ('drop', 'detach') THEN
-		RAISE EXCEPTION 'retire must be "drop" or "detach"'
+	IF given_retire NOT IN ('drop', 'detach', 'archive') THEN
+		RAISE EXCEPTION 'retire must be "drop", "detach" or "archive"'
 			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('It is "%s".', given_retire);
+	END IF;
+	IF archive IS NOT NULL AND given_retire <> 'archive' THEN
+		RAISE EXCEPTION 'an archive is given only where retire is "archive"'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('retire is "%s".', given_retire);
 	END IF;
 	IF given_ahead <= interval '0' OR given_keep <= interval '0'
 		OR uuidv7_internal.uuidv7_has_negative_part(given_ahead) OR uuidv7_internal.uuidv7_has_negative_part(given_keep) THEN
@@ -98,12 +105,24 @@ BEGIN
 	ELSIF grid.source <> 'recorded' THEN
 		PERFORM uuidv7_internal.uuidv7_record_grid(parent, grid.step, grid.zone, grid.anchor);
 	END IF;
+	IF given_retire = 'archive' THEN
+		SELECT a.archive_schema, a.archive_name INTO into_schema, into_name
+		FROM uuidv7_internal.uuidv7_archive_name(parent, archive) a;
+		-- (one there already must be fit to take the periods)
+		PERFORM uuidv7_internal.uuidv7_archive_table(parent, into_schema, into_name, false);
+	END IF;
 	UPDATE @extschema@.uuidv7_partition_config c
-	SET ahead = given_ahead, keep = given_keep, retire = given_retire, refuse_late_rows = given_refuse
+	SET ahead = given_ahead, keep = given_keep, retire = given_retire, refuse_late_rows = given_refuse,
+		archive_schema = into_schema, archive_name = into_name
 	WHERE c.parent_oid = parent;
 	-- (the periods it asks for now made at once, by maintenance's own step,
 	-- as the table's owner, and recorded as a run: a new table's first
 	-- insert finds its partition; an error is raised, and nothing is kept)
+	IF given_ahead IS NULL AND given_keep IS NOT NULL
+		AND NOT EXISTS (SELECT FROM @extschema@.uuidv7_partitions(parent) p WHERE p.period_start IS NOT NULL) THEN
+		RAISE NOTICE 'uuidv7_set_partition_policy: %: a policy without ahead makes no periods, and the table has none', parent
+			USING HINT = 'Give it ahead, or make its periods with uuidv7_create_partitions: its rows have no partition until then.';
+	END IF;
 	IF given_ahead IS NOT NULL THEN
 		made := uuidv7_internal.uuidv7_maintain_as_owner(parent, interval '1 minute', 'create', clock_timestamp());
 		IF made.error_message IS NOT NULL THEN
@@ -116,7 +135,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_set_partition_policy(pg_catalog.regclass, pg_catalog.interval, pg_catalog.interval, pg_catalog.text, pg_catalog.bool, pg_catalog.interval, pg_catalog.text) IS
+COMMENT ON FUNCTION uuidv7_set_partition_policy(pg_catalog.regclass, pg_catalog.interval, pg_catalog.interval, pg_catalog.text, pg_catalog.bool, pg_catalog.interval, pg_catalog.text, pg_catalog.text) IS
 'give a partitioned table its policy (periods made ahead of now, retired after keep), change it, or remove it with both NULL; makes the periods it asks for now';
 
 -- The periods a policy makes, on the table's grid: those of now to ahead,
@@ -271,15 +290,111 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_make_policy_periods(pg_catalog.regclass, pg_catalog.interval, pg_catalog.interval, pg_catalog.interval) IS
 'make the periods a table''s policy asks for now, in upkeep''s turn on the table; the periods made';
 
--- One table's maintenance by its policy, in two steps that the caller runs
--- in transactions of their own, so that neither undoes or holds back the
--- other: 'create' makes the periods the policy asks for
+-- The archive a policy names: its schema and name, the parent's schema
+-- where the name has none, <table>_archive where no name is given; 3F000
+-- for a schema that does not exist.
+CREATE FUNCTION uuidv7_internal.uuidv7_archive_name(parent pg_catalog.regclass, archive pg_catalog.text,
+													OUT archive_schema pg_catalog.name, OUT archive_name pg_catalog.name)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	parts text[];
+BEGIN
+	SELECT n.nspname, c.relname INTO archive_schema, archive_name
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = parent;
+	IF archive IS NULL THEN
+		IF octet_length(archive_name || '_archive') > 63 THEN
+			RAISE EXCEPTION 'archive name "%" is longer than 63 bytes', archive_name || '_archive'
+				USING ERRCODE = 'name_too_long', HINT = 'Give the archive a name of your own.';
+		END IF;
+		archive_name := archive_name || '_archive';
+		RETURN;
+	END IF;
+	parts := parse_ident(archive);
+	IF cardinality(parts) > 2 THEN
+		RAISE EXCEPTION 'archive must name a table, with its schema or not'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('It is "%s".', archive);
+	END IF;
+	archive_name := parts[cardinality(parts)];
+	IF cardinality(parts) = 2 THEN
+		archive_schema := parts[1];
+	END IF;
+	IF NOT EXISTS (SELECT FROM pg_namespace n WHERE n.nspname = archive_schema) THEN
+		RAISE EXCEPTION 'schema "%" does not exist', archive_schema
+			USING ERRCODE = 'invalid_schema_name';
+	END IF;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_archive_name(pg_catalog.regclass, pg_catalog.text) IS
+'the schema and name of the archive a policy names (the parent''s schema where the name has none, <table>_archive where none is given)';
+
+-- The archive of a table's policy: a table partitioned by range on a
+-- column of the name and type of the table's key, owned by the table's
+-- owner (42809, 42501 otherwise: its periods must stay as safe as they
+-- were), made where it is missing and make is true (LIKE the table, with
+-- its indexes, which the retired periods have; the table's grid recorded
+-- for it), NULL where it is missing and make is false.
+CREATE FUNCTION uuidv7_internal.uuidv7_archive_table(parent pg_catalog.regclass, archive_schema pg_catalog.name,
+													 archive_name pg_catalog.name, make pg_catalog.bool)
+RETURNS pg_catalog.regclass
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	archive regclass := to_regclass(format('%I.%I', archive_schema, archive_name));
+	key_column name;
+	key_type oid;
+	grid record;
+BEGIN
+	SELECT a.attname, a.atttypid INTO key_column, key_type
+	FROM pg_partitioned_table p JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+	WHERE p.partrelid = parent;
+	IF archive IS NULL THEN
+		IF NOT make THEN
+			RETURN NULL;
+		END IF;
+		EXECUTE format('CREATE TABLE %I.%I (LIKE %s INCLUDING COMMENTS INCLUDING GENERATED INCLUDING STORAGE INCLUDING INDEXES)'
+					   ' PARTITION BY RANGE (%I)', archive_schema, archive_name, parent, key_column);
+		archive := format('%I.%I', archive_schema, archive_name)::regclass;
+		grid := uuidv7_internal.uuidv7_call_grid(parent, NULL, NULL, now(), now());
+		PERFORM uuidv7_internal.uuidv7_record_grid(archive, grid.step, grid.zone, grid.anchor);
+		RETURN archive;
+	END IF;
+	IF NOT EXISTS (SELECT FROM pg_partitioned_table p
+					   JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+				   WHERE p.partrelid = archive AND p.partstrat = 'r' AND p.partnatts = 1
+					   AND a.attname = key_column AND a.atttypid = key_type) THEN
+		RAISE EXCEPTION 'archive % is not partitioned as % is', archive, parent
+			USING ERRCODE = 'wrong_object_type',
+				  DETAIL = format('An archive is partitioned by range on its column %I, of type %s.', key_column, key_type::regtype),
+				  HINT = 'Name another archive, or none: one is made on first use.';
+	END IF;
+	IF (SELECT c.relowner FROM pg_class c WHERE c.oid = archive) <> (SELECT c.relowner FROM pg_class c WHERE c.oid = parent) THEN
+		RAISE EXCEPTION 'archive % must be owned by the owner of table %', archive, parent
+			USING ERRCODE = 'insufficient_privilege',
+				  DETAIL = 'Retired periods keep their owner, and an archive of another owner would give that owner their rows.';
+	END IF;
+	RETURN archive;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_archive_table(pg_catalog.regclass, pg_catalog.name, pg_catalog.name, pg_catalog.bool) IS
+'the archive of a table''s policy, checked (partitioned as the table is, of its owner), made where missing if asked';
+
+-- One table's maintenance by its policy, in steps that the caller runs in
+-- transactions of their own, so that none undoes or holds back another:
+-- 'create' makes the periods the policy asks for
 -- (uuidv7_make_policy_periods) and records the run in the history, started
 -- at run_started; 'retire' retires the periods that end keep before now,
 -- each on its own (a period that rows of another table still reference is
--- kept, and named), and adds that to the run's record.  An error is
--- recorded, not raised (the next step, and the next table, come).  Run as
--- the table's owner (uuidv7_maintain_as_owner).
+-- kept, and named), and adds that to the run's record; 'archive' attaches
+-- the periods retired into the policy's archive to it (after the table's
+-- own locks are given back: the read that checks their bounds holds up no
+-- reader or writer of the table).  An error is recorded, not raised (the
+-- next step, and the next table, come).  Run as the table's owner
+-- (uuidv7_maintain_as_owner).
 CREATE FUNCTION uuidv7_internal.uuidv7_maintain(parent pg_catalog.regclass, lock_wait pg_catalog.interval,
 												step_name pg_catalog.text, run_started pg_catalog.timestamptz,
 												OUT created pg_catalog.int4, OUT retired pg_catalog.int4,
@@ -295,9 +410,10 @@ DECLARE
 	kept_partition text;
 	kept_action text;
 	error_hint text;
+	archive regclass;
 BEGIN
-	IF step_name NOT IN ('create', 'retire') THEN
-		RAISE EXCEPTION 'a maintenance step is "create" or "retire"'
+	IF step_name NOT IN ('create', 'retire', 'archive') THEN
+		RAISE EXCEPTION 'a maintenance step is "create", "retire" or "archive"'
 			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('It is "%s".', step_name);
 	END IF;
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
@@ -308,26 +424,47 @@ BEGIN
 	retired := 0;
 	moved := 0;
 	BEGIN
-		IF step_name = 'create' AND (policy.ahead IS NOT NULL OR policy.keep IS NOT NULL) THEN
+		IF step_name = 'create' AND policy.ahead IS NOT NULL THEN
 			SELECT count(*), coalesce(sum(m.moved), 0), coalesce(array_agg(m.partition_name ORDER BY m.partition_name), '{}')
 			INTO created, moved, names
 			FROM uuidv7_internal.uuidv7_make_policy_periods(parent, policy.ahead, policy.keep, lock_wait) m;
 		-- (never a cut after now, whatever the record says)
 		ELSIF step_name = 'retire' AND policy.keep IS NOT NULL AND now() - policy.keep < now() THEN
-			SELECT count(*) FILTER (WHERE d.action IN ('dropped', 'detached')),
-				coalesce(array_agg(d.partition ORDER BY d.partition) FILTER (WHERE d.action IN ('dropped', 'detached')), '{}'),
+			IF policy.retire = 'archive' THEN
+				archive := uuidv7_internal.uuidv7_archive_table(parent, policy.archive_schema, policy.archive_name, true);
+			END IF;
+			SELECT count(*) FILTER (WHERE d.action IN ('dropped', 'detached', 'detached for the archive')),
+				coalesce(array_agg(d.partition ORDER BY d.partition)
+						 FILTER (WHERE d.action IN ('dropped', 'detached', 'detached for the archive')), '{}'),
 				(array_agg(d.partition ORDER BY d.partition) FILTER (WHERE starts_with(d.action, 'kept')))[1],
-				(array_agg(d.action ORDER BY d.partition) FILTER (WHERE starts_with(d.action, 'kept')))[1]
+				string_agg(format('partition %s is %s', d.partition, d.action), '; ' ORDER BY d.partition)
+					FILTER (WHERE starts_with(d.action, 'kept'))
 			INTO retired, names, kept_partition, kept_action
 			FROM @extschema@.uuidv7_drop_partitions(parent, now() - policy.keep, policy.retire = 'detach',
-													policy.refuse_late_rows, lock_wait) d;
-			-- (a period that rows of another table reference is kept: the
-			-- first told, with the query that lists those rows)
+													policy.refuse_late_rows, lock_wait, archive) d;
+			-- (the periods kept, each named with why; the run's SQLSTATE the
+			-- first one's, and the query that lists the rows that hold it)
 			IF kept_partition IS NOT NULL THEN
-				error_code := CASE WHEN kept_action LIKE 'kept: rows of % reference it %' THEN '23503' ELSE '2BP01' END;
-				error_message := format('partition %s is %s', kept_partition, kept_action);
-				error_hint := (uuidv7_internal.uuidv7_referencing_rows(parent, kept_partition::regclass)).query
-					|| ' lists them; once no row references its period, the next run retires it.';
+				error_code := substring(kept_action FROM '^partition .*? is kept \(([0-9A-Z]{5})\)');
+				error_message := kept_action;
+				error_hint := CASE error_code
+					WHEN '23503' THEN (uuidv7_internal.uuidv7_referencing_rows(parent, kept_partition::regclass)).query
+						|| ' lists them; once no row references its period, the next run retires it.'
+					WHEN '42501' THEN format('DETACH PARTITION reads the rows of the tables whose foreign keys reference %s: give its owner SELECT on them (GRANT SELECT ON ... TO %I).',
+											 parent, (SELECT pg_get_userbyid(c.relowner) FROM pg_class c WHERE c.oid = parent))
+					END;
+			END IF;
+		ELSIF step_name = 'archive' AND policy.retire = 'archive' THEN
+			archive := uuidv7_internal.uuidv7_archive_table(parent, policy.archive_schema, policy.archive_name, false);
+			IF archive IS NOT NULL THEN
+				SELECT (array_agg(a.partition ORDER BY a.partition) FILTER (WHERE a.action <> 'attached'))[1],
+					(array_agg(a.action ORDER BY a.partition) FILTER (WHERE a.action <> 'attached'))[1]
+				INTO kept_partition, kept_action
+				FROM @extschema@.uuidv7_archive_partitions(archive, lock_wait) a;
+				IF kept_partition IS NOT NULL THEN
+					error_code := '55000';
+					error_message := format('table %s waits for archive %s: %s', kept_partition, archive, kept_action);
+				END IF;
 			END IF;
 		END IF;
 	-- (also a cancel, by a user or a timeout, or a failed assertion, which
@@ -351,6 +488,12 @@ BEGIN
 			created, 0, moved, error_code, error_message, names, nullif(error_hint, '')
 		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 		WHERE c.oid = parent;
+	ELSIF step_name = 'archive' THEN
+		-- (its error, where it has one, told as retirement's)
+		UPDATE @extschema@.uuidv7_maintenance_history h
+		SET duration = clock_timestamp() - h.started_at, retire_sqlstate = error_code,
+			retire_error = 'archiving: ' || error_message
+		WHERE h.parent_oid = parent AND h.started_at = run_started AND error_code IS NOT NULL;
 	ELSE
 		-- (the columns it sets only: a role may read none of the record)
 		UPDATE @extschema@.uuidv7_maintenance_history h
@@ -495,12 +638,12 @@ BEGIN
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	FOR t IN SELECT p AS parent, count(*) OVER () AS tables, row_number() OVER () AS k
 			 FROM uuidv7_internal.uuidv7_policy_tables() p LOOP
-		-- (creating and retiring each in a transaction of its own: neither
-		-- undoes or holds back the other.  What escapes a step, its record
+		-- (creating, retiring and archiving each in a transaction of its
+		-- own: none undoes or holds back another.  What escapes a step, its record
 		-- refused, the owner's rights lost since the list was read, is told,
 		-- and the next step's, or table's, run comes)
 		started := clock_timestamp();
-		FOREACH step_name IN ARRAY ARRAY['create', 'retire'] LOOP
+		FOREACH step_name IN ARRAY ARRAY['create', 'retire', 'archive'] LOOP
 			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 			PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_run_maintenance', t.parent,
 														 pg_catalog.format('table %s of %s', t.k, t.tables));
@@ -523,7 +666,7 @@ BEGIN
 			ELSIF step_name = 'create' THEN
 				made_created := r.created;
 				made_moved := r.moved;
-			ELSE
+			ELSIF step_name = 'retire' THEN
 				RAISE NOTICE 'uuidv7_run_maintenance: %: % created, % retired, % rows moved',
 					t.parent, coalesce(made_created, 0), r.retired, coalesce(made_moved, 0);
 			END IF;
@@ -547,6 +690,7 @@ BEGIN
 	CREATE OR REPLACE VIEW @extschema@.uuidv7_partition_policies WITH (security_barrier) AS
 		SELECT pg_catalog.format('%I.%I', n.nspname, c.relname) AS parent,
 			p.step, p.zone, p.ahead, p.keep, p.retire, p.refuse_late_rows,
+			CASE WHEN p.archive_name IS NOT NULL THEN pg_catalog.format('%I.%I', p.archive_schema, p.archive_name) END AS archive,
 			l.started_at AS last_run,
 			CASE WHEN l.started_at IS NOT NULL THEN l.sqlstate IS NULL AND l.retire_sqlstate IS NULL END AS last_run_ok,
 			coalesce(l.error OPERATOR(pg_catalog.||) coalesce('; retiring: ' OPERATOR(pg_catalog.||) l.retire_error, ''),

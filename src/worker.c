@@ -257,7 +257,7 @@ tell_table_deadline(int code pg_attribute_unused(), Datum arg pg_attribute_unuse
 }
 
 /*
- * One step ("create" or "retire") of a table's maintenance, in a
+ * One step ("create", "retire" or "archive") of a table's maintenance, in a
  * transaction of its own, as its owner, within
  * uuidv7.maintenance_table_timeout (as statement_timeout bounds a
  * statement): the table's code cannot hold the worker, and with it the
@@ -326,17 +326,21 @@ maintain_table_step(Oid table, const char *step, TimestampTz started, int k, int
 
 /*
  * One table's maintenance: its periods made in one transaction, its old
- * ones retired in another, so that neither undoes or holds back the other
- * (a period that cannot be retired never stops the making of those ahead).
+ * ones retired in another, and those retired into an archive attached to
+ * it in a third, so that none undoes or holds back another (a period that
+ * cannot be retired never stops the making of those ahead).
  */
 static void
 maintain_table(Oid table, int k, int n)
 {
+	static const char *const steps[] = {"create", "retire", "archive"};
 	TimestampTz started = GetCurrentTimestamp();
 
-	maintain_table_step(table, "create", started, k, n);
-	CHECK_FOR_INTERRUPTS();
-	maintain_table_step(table, "retire", started, k, n);
+	for (size_t i = 0; i < lengthof(steps); i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		maintain_table_step(table, steps[i], started, k, n);
+	}
 }
 
 /*

@@ -114,6 +114,8 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_drop_partitions
 
+--#object uuidv7_archive_partitions
+
 --#object uuidv7_internal.uuidv7_forbid_transaction_block
 
 --#object uuidv7_internal.uuidv7_adopt_check
@@ -138,6 +140,10 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 --#object uuidv7_maintenance_history
 
 --#object uuidv7_set_partition_policy
+
+--#object uuidv7_internal.uuidv7_archive_name
+
+--#object uuidv7_internal.uuidv7_archive_table
 
 --#object uuidv7_internal.uuidv7_periods_to_make
 
