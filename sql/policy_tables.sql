@@ -127,18 +127,19 @@ SELECT pg_temp.days('fresh');
 SELECT created, created_partitions = ARRAY(SELECT format('public.fresh_p%s', to_char(now() + d * interval '1 day', 'YYYY_MM_DD'))
 										   FROM generate_series(0, 2) d) AS named
 FROM uuidv7_maintenance_runs WHERE parent = 'public.fresh';
--- (what fails, fails the call, and nothing of it is kept)
+-- (a period that cannot be made, its name taken by a table of another
+-- kind, is told, and keeps neither the policy nor the other periods from
+-- being made; its WARNING names today)
 CREATE TABLE taken (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
 DO $$ BEGIN EXECUTE format('CREATE TABLE taken_p%s (id uuid7)', to_char(now(), 'YYYY_MM_DD')); END $$;
-DO $$
-BEGIN
-	PERFORM uuidv7_set_partition_policy('taken', ahead => '2 days', step => '1 day', zone => 'UTC');
-EXCEPTION WHEN OTHERS THEN
-	RAISE WARNING 'refused with SQLSTATE %: %', SQLSTATE, SQLERRM ~ '^relation public\.taken_p\d{4}_\d\d_\d\d already exists and is not the partition';
-END
-$$;
+SET client_min_messages = error;
+SELECT uuidv7_set_partition_policy('taken', ahead => '2 days', step => '1 day', zone => 'UTC');
+SET client_min_messages = warning;
 SELECT count(*) AS policies FROM uuidv7_partition_policies WHERE parent = 'public.taken';
-SELECT count(*) AS partitions FROM uuidv7_partitions('taken');
+SELECT pg_temp.days('taken');
+SELECT created, sqlstate, error ~ '^relation public\.taken_p\d{4}_\d\d_\d\d already exists and is not the partition of public\.taken' AS named
+FROM uuidv7_maintenance_runs WHERE parent = 'public.taken';
+SELECT uuidv7_set_partition_policy('taken');
 
 -- 6. After maintenance was down: the hole in the grid within keep filled,
 -- the rows that waited in DEFAULT moved into their periods, also before the
@@ -270,6 +271,40 @@ RESET ROLE;
 DROP TABLE payment_notes, payments, currencies;
 REVOKE CREATE ON SCHEMA public FROM regress_pt_app, regress_pt_other;
 DROP ROLE regress_pt_app, regress_pt_other;
+
+-- 10. Bounds of a run: an ahead of more than a hundred periods is reached
+-- over a few runs (those made are not counted again); a hundred periods
+-- retired at most a run, the oldest first; a stray row of long ago in
+-- DEFAULT of a table without keep makes no periods back to it; a keep
+-- that reaches before 1970 retires nothing and fails nothing
+CREATE TABLE far (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+SELECT uuidv7_set_partition_policy('far', ahead => '7 days', step => '1 hour', zone => 'UTC');
+SELECT count(*) AS first FROM uuidv7_partitions('far');
+CALL uuidv7_run_maintenance();
+SELECT count(*) > 168 AS all_made, max(period_end) >= now() + interval '7 days' AS reached, pg_temp.gaps('far') AS gaps FROM uuidv7_partitions('far');
+CREATE TABLE behind (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('behind', date_trunc('hour', now()) - interval '160 hours', now(), '1 hour', 'UTC');
+SELECT uuidv7_set_partition_policy('behind', ahead => '1 hour', keep => '10 hours');
+CALL uuidv7_run_maintenance();
+SELECT retired FROM uuidv7_maintenance_runs WHERE parent = 'public.behind' ORDER BY started_at DESC LIMIT 1;
+CALL uuidv7_run_maintenance();
+SELECT retired FROM uuidv7_maintenance_runs WHERE parent = 'public.behind' ORDER BY started_at DESC LIMIT 1;
+SELECT min(period_end) > now() - interval '10 hours' AS kept_only, pg_temp.gaps('behind') AS gaps FROM uuidv7_partitions('behind');
+CREATE TABLE stray (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+CREATE TABLE stray_default PARTITION OF stray DEFAULT;
+INSERT INTO stray VALUES (uuidv7_generate_at('2001-01-01'), 1);
+SELECT uuidv7_set_partition_policy('stray', ahead => '2 days', step => '1 day', zone => 'UTC');
+CALL uuidv7_run_maintenance();
+SELECT pg_temp.days('stray'), (SELECT count(*) FROM ONLY stray_default) AS waiting;
+CREATE TABLE ancient (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+SELECT count(*) FROM uuidv7_create_partitions('ancient', now() - interval '2 days', now(), '1 day', 'UTC');
+SELECT uuidv7_set_partition_policy('ancient', keep => '100 years');
+CALL uuidv7_run_maintenance();
+SELECT retired, sqlstate FROM uuidv7_maintenance_runs WHERE parent = 'public.ancient';
+\set VERBOSITY terse
+SELECT uuidv7_set_partition_policy('ancient', ahead => '1 day', step => '0 days');
+\set VERBOSITY default
+DROP TABLE far, behind, stray, ancient;
 
 DROP TABLE order_lines;
 DROP TABLE legacy, handmade, orders, events, fresh, taken, visits, ticks, sales, returns, returns_archive;

@@ -89,6 +89,10 @@ BEGIN
 		RAISE EXCEPTION 'an archive is given only where retire is "archive"'
 			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('retire is "%s".', given_retire);
 	END IF;
+	IF step <= interval '0' OR uuidv7_internal.uuidv7_has_negative_part(step) THEN
+		RAISE EXCEPTION 'step must be a positive interval'
+			USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The step is "%s".', step);
+	END IF;
 	IF given_ahead <= interval '0' OR given_keep <= interval '0'
 		OR uuidv7_internal.uuidv7_has_negative_part(given_ahead) OR uuidv7_internal.uuidv7_has_negative_part(given_keep) THEN
 		RAISE EXCEPTION 'ahead and keep must be positive intervals'
@@ -125,8 +129,12 @@ BEGIN
 	END IF;
 	IF given_ahead IS NOT NULL THEN
 		made := uuidv7_internal.uuidv7_maintain_as_owner(parent, interval '1 minute', 'create', clock_timestamp());
+		-- (a period that could not be made keeps neither the policy nor the
+		-- others from being: told, as a run tells it, and recorded)
 		IF made.error_message IS NOT NULL THEN
-			RAISE EXCEPTION USING ERRCODE = made.error_code, MESSAGE = made.error_message;
+			RAISE WARNING 'uuidv7_set_partition_policy: %: %', parent, made.error_message
+				USING DETAIL = format('SQLSTATE %s; the policy is set, the other periods are made, uuidv7_maintenance_runs has it, and the next run tries again.',
+									  made.error_code);
 		END IF;
 		IF cardinality(made.partitions) > 0 THEN
 			RAISE NOTICE 'uuidv7_set_partition_policy: %: made %', parent, array_to_string(made.partitions, ', ');
@@ -140,7 +148,8 @@ COMMENT ON FUNCTION uuidv7_set_partition_policy(pg_catalog.regclass, pg_catalog.
 
 -- The periods a policy makes, on the table's grid: those of now to ahead,
 -- and, within keep, those of a hole between partitions or after the last,
--- and those from the oldest row that waits in the DEFAULT partition on.  A period any part of which a partition holds (adopted, made
+-- and those from the oldest row that waits in the DEFAULT partition on
+-- (without a keep, the holes between partitions and after the last).  A period any part of which a partition holds (adopted, made
 -- by hand, attached again) is left out: the table goes on from the
 -- partitions it has.  At most 100 a call, the nearest to now first, so that
 -- a long outage of maintenance is caught up over a few runs.  Returns their
@@ -163,8 +172,11 @@ DECLARE
 	his uuid[];
 	n int;
 	now_bound uuid := @extschema@.uuidv7_min(now());
-	-- (a period that ends after the cut is within keep: it is not retired)
-	cut uuid := CASE WHEN keep IS NOT NULL THEN @extschema@.uuidv7_min(now() - keep) END;
+	-- (a period that ends after the cut is within keep: it is not retired;
+	-- a keep that reaches before 1970 keeps every period a UUIDv7 can have)
+	cut uuid := CASE WHEN keep IS NOT NULL THEN @extschema@.uuidv7_min(greatest(now() - keep, 'epoch')) END;
+	-- (the end of the partitions that hold now, one after another)
+	held_to uuid;
 	starts timestamptz[] := '{}';
 	ends timestamptz[] := '{}';
 	per record;
@@ -190,17 +202,26 @@ BEGIN
 	IF keep IS NOT NULL THEN
 		oldest_kept := @extschema@.uuidv7_min(uuidv7_internal.uuidv7_grid_start(
 			grid.anchor, grid.step, grid.zone,
-			uuidv7_internal.uuidv7_grid_index(grid.anchor, grid.step, grid.zone, now() - keep)));
+			uuidv7_internal.uuidv7_grid_index(grid.anchor, grid.step, grid.zone, greatest(now() - keep, 'epoch'))));
 	END IF;
 
-	-- now to ahead (a hundred periods at most), each that no partition meets
+	-- now to ahead, each period that no partition meets: a hundred at most,
+	-- counted from where the partitions that hold now end (those made by
+	-- earlier runs are not counted again)
 	IF ahead IS NOT NULL THEN
+		held_to := now_bound;
+		FOR i IN 1 .. n LOOP
+			IF (los[i] IS NULL OR los[i] <= held_to) AND (his[i] IS NULL OR his[i] > held_to) THEN
+				held_to := his[i];
+			END IF;
+		END LOOP;
 		FOR per IN
 			SELECT g.* FROM uuidv7_internal.uuidv7_grid_periods(
-				grid.anchor, grid.step, grid.zone, now(),
+				grid.anchor, grid.step, grid.zone, greatest(now(), @extschema@.uuidv7_timestamp(held_to)),
 				least(now() + ahead, uuidv7_internal.uuidv7_grid_start(
 					grid.anchor, grid.step, grid.zone,
-					uuidv7_internal.uuidv7_grid_index(grid.anchor, grid.step, grid.zone, now()) + most))) g
+					uuidv7_internal.uuidv7_grid_index(grid.anchor, grid.step, grid.zone,
+													  coalesce(@extschema@.uuidv7_timestamp(held_to), now() + ahead)) + most))) g
 			WHERE NOT EXISTS (SELECT FROM unnest(los, his) AS p(lo, hi)
 							  WHERE (p.lo IS NULL OR p.lo < g.upper_bound) AND (p.hi IS NULL OR p.hi > g.lower_bound))
 		LOOP
@@ -223,6 +244,9 @@ BEGIN
 	LOOP
 		EXIT WHEN cardinality(starts) >= most;
 		gap_start := @extschema@.uuidv7_timestamp(gap.lo);
+		-- (before the first partition only within a keep: a table without
+		-- one would be filled back to its oldest stray row, a day a period)
+		CONTINUE WHEN gap.first AND keep IS NULL;
 		IF gap.first AND default_partition IS NOT NULL THEN
 			EXECUTE format('SELECT %1$I FROM ONLY %2$s WHERE %1$I >= $1 AND %1$I < $2'
 						   ' AND @extschema@.uuidv7_timestamp(%1$I) IS NOT NULL ORDER BY %1$I LIMIT 1',
@@ -264,31 +288,114 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_periods_to_make(pg_catalog.regclass, pg_catalog.interval, pg_catalog.interval) IS
 'the spans of a table''s grid that its policy makes: now to ahead, and within keep the holes between partitions and the periods whose rows wait in DEFAULT, skipping what a partition holds; a hundred periods at most, the nearest to now first';
 
+-- The periods of a span of a table's grid made one by one, each on its
+-- own: a row for each period made, and one with the error of each that
+-- could not be (what uuidv7_make_policy_periods falls back on).
+CREATE FUNCTION uuidv7_internal.uuidv7_make_periods_one_by_one(parent pg_catalog.regclass, from_ts pg_catalog.timestamptz,
+															   upto_ts pg_catalog.timestamptz, lock_wait pg_catalog.interval,
+															   OUT partition_name pg_catalog.text,
+															   OUT moved pg_catalog.int8,
+															   OUT error_code pg_catalog.text,
+															   OUT error_message pg_catalog.text)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	grid record;
+	per record;
+	made record;
+BEGIN
+	grid := uuidv7_internal.uuidv7_call_grid(parent, NULL, NULL, from_ts, upto_ts);
+	FOR per IN SELECT * FROM uuidv7_internal.uuidv7_grid_periods(grid.anchor, grid.step, grid.zone, from_ts, upto_ts) LOOP
+		BEGIN
+			SELECT c.partition_name, c.moved INTO made
+			FROM @extschema@.uuidv7_create_partitions(parent, per.period_start, per.period_end, lock_wait => lock_wait) c
+			WHERE c.created;
+			CONTINUE WHEN made.partition_name IS NULL;
+			partition_name := made.partition_name;
+			moved := made.moved;
+			error_code := NULL;
+			error_message := NULL;
+		EXCEPTION WHEN OTHERS THEN
+			GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, error_message = MESSAGE_TEXT;
+			partition_name := NULL;
+			moved := 0;
+		END;
+		RETURN NEXT;
+		EXIT WHEN error_code = '55P03';
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_make_periods_one_by_one(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.timestamptz, pg_catalog.interval) IS
+'make the periods of a span of a table''s grid one by one, each on its own: the periods made, and a row with the error of each that could not be';
+
 -- Make the periods a table's policy asks for now (uuidv7_periods_to_make),
--- once upkeep's turn on the table is taken; the periods made.
+-- once upkeep's turn on the table is taken; the periods made.  Each run of
+-- adjacent periods on its own, those from now on first: one that cannot be
+-- made (a name taken, rows that cannot move) is told by a row of its own
+-- (no partition_name, the error), and never keeps the others from being
+-- made; the locks not had within lock_wait stop them all.
 CREATE FUNCTION uuidv7_internal.uuidv7_make_policy_periods(parent pg_catalog.regclass, ahead pg_catalog.interval,
 														   keep pg_catalog.interval, lock_wait pg_catalog.interval,
 														   OUT partition_name pg_catalog.text,
-														   OUT moved pg_catalog.int8)
+														   OUT moved pg_catalog.int8,
+														   OUT error_code pg_catalog.text,
+														   OUT error_message pg_catalog.text)
 RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
 	span record;
+	made record;
 BEGIN
 	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
-	FOR span IN SELECT * FROM uuidv7_internal.uuidv7_periods_to_make(parent, ahead, keep) LOOP
-		RETURN QUERY
-			SELECT c.partition_name, c.moved
-			FROM @extschema@.uuidv7_create_partitions(parent, span.from_ts, span.upto_ts, lock_wait => lock_wait) c
-			WHERE c.created;
+	-- (a run that fails is made again a period at a time, so that only
+	-- the period that cannot be made is left out)
+	FOR span IN
+		SELECT s.from_ts, s.upto_ts, false AS alone
+		FROM uuidv7_internal.uuidv7_periods_to_make(parent, ahead, keep) s
+		ORDER BY s.upto_ts > now() DESC, s.from_ts DESC
+	LOOP
+		BEGIN
+			FOR made IN
+				SELECT c.partition_name, c.moved
+				FROM @extschema@.uuidv7_create_partitions(parent, span.from_ts, span.upto_ts, lock_wait => lock_wait) c
+				WHERE c.created
+			LOOP
+				partition_name := made.partition_name;
+				moved := made.moved;
+				RETURN NEXT;
+			END LOOP;
+		EXCEPTION WHEN OTHERS THEN
+			GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, error_message = MESSAGE_TEXT;
+		END;
+		EXIT WHEN error_code = '55P03';
+		IF error_code IS NOT NULL THEN
+			error_code := NULL;
+			error_message := NULL;
+			FOR made IN
+				SELECT * FROM uuidv7_internal.uuidv7_make_periods_one_by_one(parent, span.from_ts, span.upto_ts, lock_wait)
+			LOOP
+				partition_name := made.partition_name;
+				moved := made.moved;
+				error_code := made.error_code;
+				error_message := made.error_message;
+				RETURN NEXT;
+				EXIT WHEN error_code = '55P03';
+			END LOOP;
+			EXIT WHEN error_code = '55P03';
+			error_code := NULL;
+			error_message := NULL;
+		END IF;
 	END LOOP;
 END
 $function$;
 
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_make_policy_periods(pg_catalog.regclass, pg_catalog.interval, pg_catalog.interval, pg_catalog.interval) IS
-'make the periods a table''s policy asks for now, in upkeep''s turn on the table; the periods made';
+'make the periods a table''s policy asks for now, in upkeep''s turn on the table, each run of adjacent periods on its own; the periods made, and a row with the error of each run that could not be made';
 
 -- The archive a policy names: its schema and name, the parent's schema
 -- where the name has none, <table>_archive where no name is given; 3F000
@@ -411,6 +518,8 @@ DECLARE
 	kept_action text;
 	error_hint text;
 	archive regclass;
+	cut_at timestamptz;
+	hundredth timestamptz;
 BEGIN
 	IF step_name NOT IN ('create', 'retire', 'archive') THEN
 		RAISE EXCEPTION 'a maintenance step is "create", "retire" or "archive"'
@@ -425,14 +534,26 @@ BEGIN
 	moved := 0;
 	BEGIN
 		IF step_name = 'create' AND policy.ahead IS NOT NULL THEN
-			SELECT count(*), coalesce(sum(m.moved), 0), coalesce(array_agg(m.partition_name ORDER BY m.partition_name), '{}')
-			INTO created, moved, names
+			SELECT count(m.partition_name), coalesce(sum(m.moved), 0),
+				coalesce(array_agg(m.partition_name ORDER BY m.partition_name) FILTER (WHERE m.partition_name IS NOT NULL), '{}'),
+				(array_agg(m.error_code) FILTER (WHERE m.error_code IS NOT NULL))[1],
+				string_agg(m.error_message, '; ') FILTER (WHERE m.error_code IS NOT NULL)
+			INTO created, moved, names, error_code, error_message
 			FROM uuidv7_internal.uuidv7_make_policy_periods(parent, policy.ahead, policy.keep, lock_wait) m;
 		-- (never a cut after now, whatever the record says)
-		ELSIF step_name = 'retire' AND policy.keep IS NOT NULL AND now() - policy.keep < now() THEN
+		ELSIF step_name = 'retire' AND policy.keep IS NOT NULL AND now() - policy.keep < now() AND now() - policy.keep > 'epoch' THEN
 			IF policy.retire = 'archive' THEN
 				archive := uuidv7_internal.uuidv7_archive_table(parent, policy.archive_schema, policy.archive_name, true);
 			END IF;
+			-- (a hundred periods at most a run, the oldest first, as many
+			-- as are made: the locks of a long way behind are taken over a
+			-- few runs, never all at once)
+			cut_at := now() - policy.keep;
+			SELECT p.period_end INTO hundredth
+			FROM @extschema@.uuidv7_partitions(parent) p
+			WHERE p.period_end IS NOT NULL AND p.upper_bound <= @extschema@.uuidv7_min(cut_at)
+			ORDER BY p.lower_bound NULLS FIRST OFFSET 99 LIMIT 1;
+			cut_at := least(cut_at, hundredth);
 			SELECT count(*) FILTER (WHERE d.action IN ('dropped', 'detached', 'detached for the archive')),
 				coalesce(array_agg(d.partition ORDER BY d.partition)
 						 FILTER (WHERE d.action IN ('dropped', 'detached', 'detached for the archive')), '{}'),
@@ -440,7 +561,7 @@ BEGIN
 				string_agg(format('partition %s is %s', d.partition, d.action), '; ' ORDER BY d.partition)
 					FILTER (WHERE starts_with(d.action, 'kept'))
 			INTO retired, names, kept_partition, kept_action
-			FROM @extschema@.uuidv7_drop_partitions(parent, now() - policy.keep, policy.retire = 'detach',
+			FROM @extschema@.uuidv7_drop_partitions(parent, cut_at, policy.retire = 'detach',
 													policy.refuse_late_rows, lock_wait, archive) d;
 			-- (the periods kept, each named with why; the run's SQLSTATE the
 			-- first one's, and the query that lists the rows that hold it)
@@ -470,9 +591,11 @@ BEGIN
 	-- (also a cancel, by a user or a timeout, or a failed assertion, which
 	-- OTHERS leaves out: as autovacuum's, a cancel stops this table's run,
 	-- and the next table's comes; a table's code raising one stops no other)
+	-- (the error's own hint is not kept: the table's code may have written
+	-- it, and the doctor shows a run's hint as its fix)
 	EXCEPTION WHEN OTHERS OR query_canceled OR assert_failure THEN
-		GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, error_message = MESSAGE_TEXT,
-			error_hint = PG_EXCEPTION_HINT;
+		GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, error_message = MESSAGE_TEXT;
+		error_hint := NULL;
 		created := 0;
 		retired := 0;
 		moved := 0;
