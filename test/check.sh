@@ -67,6 +67,8 @@ case $TIER in
 		exit 2
 		;;
 esac
+# (the tests that run longer in the full tier read it: 013_policy_soak)
+export UUIDV7_TIER=$TIER
 # (MAJORS's words, as words: no pattern expanded)
 read -ra majors <<<"${MAJORS:-13 15 17 18 19}"
 MAJORS="${majors[*]}"

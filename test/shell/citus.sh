@@ -257,9 +257,11 @@ SELECT 'left in default: ' || count(*) FROM events_default;
 SELECT 'rescued partition distributed: ' || count(*) FROM pg_dist_partition WHERE logicalrelid = 'events_p2025_09'::regclass;
 SQL
 
-# a policy on a distributed table, run on the coordinator: periods made
-# ahead are distributed, the old one dropped, each run recorded; the workers
-# hold no policy (their shards are not partitioned tables of the config)
+# a policy on a distributed table, run on the coordinator: the periods
+# ahead, and those of the three months kept since the old one, made when
+# the policy is given and distributed, the old one dropped by the run, each
+# run recorded; the workers hold no policy (their shards are not
+# partitioned tables of the config)
 coord >>"$out" 2>&1 <<'SQL' || true
 SET client_min_messages = warning;
 SET TimeZone = 'America/New_York';
@@ -276,8 +278,8 @@ CALL uuidv7_run_maintenance();
 CALL uuidv7_run_maintenance();
 SELECT 'policy runs: ' || string_agg(format('%s created %s retired %s error %s', parent, created, retired, coalesce(sqlstate, 'none')), '; ' ORDER BY started_at)
 FROM uuidv7_maintenance_runs;
-SELECT 'policy partitions: ' || count(*) || ' distributed ' || count(d.logicalrelid) || ' from this month ' ||
-	bool_and(p.period_start >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
+SELECT 'policy partitions: ' || count(*) || ' distributed ' || count(d.logicalrelid) || ' from three months back ' ||
+	bool_and(p.period_start >= (date_trunc('month', now() AT TIME ZONE 'UTC') - interval '3 months') AT TIME ZONE 'UTC')
 FROM uuidv7_partitions('kept') p LEFT JOIN pg_dist_partition d ON d.logicalrelid = p.partition::regclass;
 INSERT INTO kept (tenant_id) SELECT t FROM generate_series(1, 10) t;
 SELECT 'policy rows: ' || count(*) FROM kept;
@@ -367,8 +369,8 @@ value() { sed -n "s/^$1: //p" "$out"; }
 	[ "$(value "left in default")" = 0 ] &&
 	[ "$(value "rescued partition distributed")" = 1 ] &&
 	[ "$(value "policy run")" = 00000 ] &&
-	[ "$(value "policy runs")" = "public.kept created 3 retired 1 error none; public.kept created 0 retired 0 error none" ] &&
-	[ "$(value "policy partitions")" = "3 distributed 3 from this month true" ] &&
+	[ "$(value "policy runs")" = "public.kept created 6 retired 0 error none; public.kept created 0 retired 1 error none; public.kept created 0 retired 0 error none" ] &&
+	[ "$(value "policy partitions")" = "6 distributed 6 from three months back true" ] &&
 	[ "$(value "policy rows")" = 10 ] &&
 	[ "$(value "policy on workers")" = 0 ] &&
 	[ "$(value "citus create_time_partitions")" = true ] &&
