@@ -727,14 +727,20 @@ COMMENT ON FUNCTION uuidv7_internal.uuidv7_worker_interval() IS
 'the maintenance worker''s interval where it maintains the current database, NULL where it does not';
 
 -- Maintenance of every table with a policy that the calling role may
--- alter, each in a transaction of its own (its locks taken in upkeep's
+-- alter, each in transactions of its own (its locks taken in upkeep's
 -- short tries, lock_wait at most), in the order of their names; a NOTICE a
 -- table.  Idempotent, and safe beside another run (upkeep takes turns on
--- each table).  What the background worker runs, and a scheduler can.
-CREATE PROCEDURE uuidv7_run_maintenance(lock_wait pg_catalog.interval DEFAULT '1 minute')
+-- each table).  What the background worker runs, and a scheduler can: it
+-- ends with an error naming the tables whose run failed (the SQLSTATE the
+-- first one's), after every table's run was committed, so that a scheduler
+-- records the call as failed; with warn_only, with a WARNING.
+CREATE PROCEDURE uuidv7_run_maintenance(lock_wait pg_catalog.interval DEFAULT '1 minute',
+										 warn_only pg_catalog.bool DEFAULT false)
 LANGUAGE plpgsql
 AS $procedure$
 DECLARE
+	failed text[] := '{}';
+	first_code text;
 	t record;
 	r record;
 	made_created int4;
@@ -748,7 +754,7 @@ BEGIN
 	-- functions and operators this calls)
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	PERFORM uuidv7_internal.uuidv7_forbid_transaction_block('uuidv7_run_maintenance');
-	IF lock_wait IS NULL THEN
+	IF lock_wait IS NULL OR warn_only IS NULL THEN
 		RAISE EXCEPTION 'uuidv7_run_maintenance() takes no NULL argument'
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
@@ -780,12 +786,16 @@ BEGIN
 			IF escaped_code IS NOT NULL THEN
 				RAISE WARNING 'uuidv7_run_maintenance: %: %', t.parent, escaped_message
 					USING DETAIL = format('SQLSTATE %s; the run was not recorded, and the next run tries again.', escaped_code);
+				failed := failed || pg_catalog.format('%s (%s)', t.parent, escaped_code);
+				first_code := coalesce(first_code, escaped_code);
 			ELSIF r IS NULL THEN
 				-- (dropped since it was listed)
 				EXIT;
 			ELSIF r.error_message IS NOT NULL THEN
 				RAISE WARNING 'uuidv7_run_maintenance: %: %', t.parent, r.error_message
 					USING DETAIL = format('SQLSTATE %s; uuidv7_maintenance_runs has it, and the next run tries again.', r.error_code);
+				failed := failed || pg_catalog.format('%s (%s)', t.parent, r.error_code);
+				first_code := coalesce(first_code, r.error_code);
 			ELSIF step_name = 'create' THEN
 				made_created := r.created;
 				made_moved := r.moved;
@@ -798,11 +808,25 @@ BEGIN
 		made_created := NULL;
 		made_moved := NULL;
 	END LOOP;
+	-- (every table's run committed: a scheduler, a worker's log, whatever
+	-- watches the call, learns of a table that failed; warn_only tells it
+	-- as a WARNING alone)
+	IF cardinality(failed) > 0 THEN
+		IF warn_only THEN
+			RAISE WARNING 'uuidv7_run_maintenance: the maintenance of % failed', array_to_string(failed, ', ')
+				USING HINT = 'uuidv7_maintenance_runs and uuidv7_doctor() say why; the other tables were maintained.';
+		ELSE
+			RAISE EXCEPTION 'the maintenance of % failed', array_to_string(failed, ', ')
+				USING ERRCODE = first_code,
+					  DETAIL = 'Every table''s run was committed, the failed ones recorded; the next run tries them again.',
+					  HINT = 'uuidv7_maintenance_runs and uuidv7_doctor() say why. CALL uuidv7_run_maintenance(warn_only => true) ends with a WARNING instead.';
+		END IF;
+	END IF;
 END
 $procedure$;
 
-COMMENT ON PROCEDURE uuidv7_run_maintenance(pg_catalog.interval) IS
-'run the policy of every partitioned table that has one and that the calling role may alter, each in a transaction of its own, recording each run';
+COMMENT ON PROCEDURE uuidv7_run_maintenance(pg_catalog.interval, pg_catalog.bool) IS
+'run the policy of every partitioned table that has one and that the calling role may alter, each in transactions of its own, recording each run; ends with an error naming the tables that failed (a WARNING with warn_only)';
 
 -- The policies, with each table's last run, and the recent history of
 -- maintenance, newest first: of the tables the calling role may read

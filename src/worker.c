@@ -266,9 +266,10 @@ tell_table_deadline(int code pg_attribute_unused(), Datum arg pg_attribute_unuse
  * the helper, and told here, as CALL uuidv7_run_maintenance() tells it; one
  * that escapes it is told, and the next step's run comes.
  */
-static void
+static bool
 maintain_table_step(Oid table, const char *step, TimestampTz started, int k, int n)
 {
+	volatile bool ok = true;
 	Oid			argtypes[3] = {OIDOID, TEXTOID, TIMESTAMPTZOID};
 	Datum		args[3] = {ObjectIdGetDatum(table), CStringGetTextDatum(step), TimestampTzGetDatum(started)};
 	MemoryContext caller = CurrentMemoryContext;
@@ -294,12 +295,15 @@ maintain_table_step(Oid table, const char *step, TimestampTz started, int k, int
 								  " uuidv7_internal.uuidv7_maintain_as_owner(c.oid::pg_catalog.regclass, '1 minute', $2, $3) m"
 								  " WHERE c.oid OPERATOR(pg_catalog.=) $1 AND m.error_message IS NOT NULL",
 								  3, argtypes, args, NULL, false, 0) == SPI_OK_SELECT && SPI_processed == 1)
+		{
+			ok = false;
 			ereport(WARNING,
 					(errmsg("uuidv7 maintenance of %s: %s",
 							SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3),
 							SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2)),
 					 errdetail("SQLSTATE %s; uuidv7_maintenance_runs has it, and the next run tries again.",
 							   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1))));
+		}
 		disable_timeout(STATEMENT_TIMEOUT, false);
 		disable_timeout(table_deadline, false);
 		PopActiveSnapshot();
@@ -320,8 +324,10 @@ maintain_table_step(Oid table, const char *step, TimestampTz started, int k, int
 				(errmsg("uuidv7 maintenance of the table of OID %u: %s", table, error->message),
 				 errdetail("SQLSTATE %s; the run was not recorded, and the next run tries again.", unpack_sql_state(error->sqlerrcode))));
 		FreeErrorData(error);
+		ok = false;
 	}
 	PG_END_TRY();
+	return ok;
 }
 
 /*
@@ -330,17 +336,19 @@ maintain_table_step(Oid table, const char *step, TimestampTz started, int k, int
  * it in a third, so that none undoes or holds back another (a period that
  * cannot be retired never stops the making of those ahead).
  */
-static void
+static bool
 maintain_table(Oid table, int k, int n)
 {
 	static const char *const steps[] = {"create", "retire", "archive"};
 	TimestampTz started = GetCurrentTimestamp();
+	bool		ok = true;
 
 	for (size_t i = 0; i < lengthof(steps); i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		maintain_table_step(table, steps[i], started, k, n);
+		ok &= maintain_table_step(table, steps[i], started, k, n);
 	}
+	return ok;
 }
 
 /*
@@ -361,6 +369,7 @@ uuidv7_maintenance_worker_main(Datum main_arg)
 
 	/* (the table that ended this database's last worker: run last) */
 	Oid			put_last = DatumGetObjectId(main_arg);
+	int			failed = 0;
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
@@ -402,9 +411,22 @@ uuidv7_maintenance_worker_main(Datum main_arg)
 	foreach(lc, tables)
 	{
 		CHECK_FOR_INTERRUPTS();
-		maintain_table(lfirst_oid(lc), foreach_current_index(lc) + 1, list_length(tables));
+		if (!maintain_table(lfirst_oid(lc), foreach_current_index(lc) + 1, list_length(tables)))
+			failed++;
 	}
 	pgstat_report_activity(STATE_IDLE, NULL);
+
+	/*
+	 * (as CALL uuidv7_run_maintenance() ends: the worker exits with an
+	 * error, which the log and the postmaster's exit code record)
+	 */
+	if (failed > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("uuidv7 maintenance of database \"%s\": %d of %d tables failed",
+						database, failed, list_length(tables)),
+				 errdetail("Every table's run was committed; the WARNINGs above name the tables."),
+				 errhint("uuidv7_maintenance_runs and uuidv7_doctor() say why.")));
 	proc_exit(0);
 }
 

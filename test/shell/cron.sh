@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # test/shell/cron.sh: the pg_cron recipe of docs/partitioning.md ("Keeping it
-# ahead, on a schedule"), run by pg_cron itself.
+# ahead, on a schedule"), walked as the page has it: the provider's part by a
+# superuser, in pg_cron's database; the application's part by a role that is
+# no superuser (its policy in its own database, its job scheduled with
+# cron.schedule_in_database from pg_cron's); then run by pg_cron itself.
 #
-# The block of SQL the page marks is taken from the page as it stands and
-# scheduled; then each job's schedule is moved to every minute (in the table
-# cron.job, which pg_cron watches) and the test waits for the runs (pg_cron
-# before 1.5 counts in whole minutes, so this takes up to about a minute).  It checks that the job succeeded in
-# cron.job_run_details and its maintenance run is recorded without error, that this month and the next three exist, that an
-# early row waiting in the DEFAULT partition moved into its month, and that
-# exactly the months that ended before the cut are gone, the straddling one
-# kept.
+# The blocks of SQL the page marks are taken from the page as it stands;
+# then the job's schedule is moved to every minute (in the table cron.job,
+# which pg_cron watches) and the test waits for the run (pg_cron before 1.5
+# counts in whole minutes, so this takes up to about a minute).  Beside the
+# page's orders, a table whose next period cannot be made makes the run
+# fail: it checks that cron.job_run_details records the run as failed,
+# naming that table, and that orders was kept all the same: this month and
+# the next three exist, an early row waiting in the DEFAULT partition moved
+# into its month, and exactly the months that ended before the cut are gone,
+# the straddling one kept.
 #
 # pg_cron comes from Debian: the package of the server's suite (bookworm's
 # 1.4 for the machine's 15, bullseye's 1.3, trixie's and sid's 1.6 in the
 # roots of 13, 17 and 18), or bullseye's package unpacked into a server of
-# 13 built from source.  Where Debian has none (19), the test is skipped
-# (77); a package that does not install fails it.
+# 13 built from source.  Where Debian has none (19), or one without
+# cron.schedule_in_database (1.3), the test is skipped (77); a package that
+# does not install fails it.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 find_pg_config
@@ -61,19 +67,30 @@ case $rc in
 		;;
 esac
 
-# the recipe, exactly as the page shows it
-awk '/<!-- needs: pg_cron \(test\/shell\/cron.sh runs this block\) -->/ { marked = 1; next }
-	marked && /^```sql$/ { inside = 1; next }
-	inside && /^```$/ { exit }
-	inside { print }' "$TOP/docs/partitioning.md" >"$work/recipe.sql"
-grep -q 'cron.schedule' "$work/recipe.sql" || { echo "no recipe found in docs/partitioning.md" >&2; exit 1; }
+# the recipe, exactly as the page shows it: its three blocks, each run as
+# the page says, by whom and where
+block() {
+	awk -v marker="$1" 'index($0, "<!-- needs: pg_cron (test/shell/cron.sh runs this block " marker ") -->") { marked = 1; next }
+		marked && /^```sql$/ { inside = 1; next }
+		inside && /^```$/ { exit }
+		inside { print }' "$TOP/docs/partitioning.md"
+}
+block "as a superuser, in the database of cron.database_name" >"$work/provider.sql"
+block "as the application's role, in its database" >"$work/policy.sql"
+block "as the application's role, in the database of cron.database_name" >"$work/schedule.sql"
+grep -q 'GRANT' "$work/provider.sql" && grep -q 'uuidv7_set_partition_policy' "$work/policy.sql" &&
+	grep -q 'cron.schedule_in_database' "$work/schedule.sql" ||
+	{ echo "the recipe's three blocks are not in docs/partitioning.md" >&2; exit 1; }
 
 # jobs reach the server through its socket, TCP being off
 cluster_init uuidv7-cron "shared_preload_libraries = 'pg_cron'" "cron.database_name = 'postgres'"
 echo "cron.host = '$CLUSTER_DIR'" >>"$CLUSTER_DIR/data/postgresql.conf"
 cluster_run
 
-"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
+# the application's database and its role, which is no superuser
+psql_q "CREATE ROLE app_owner LOGIN" >/dev/null
+psql_q "CREATE DATABASE app OWNER app_owner" >/dev/null
+"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -U app_owner -d app >/dev/null <<'SQL'
 SET client_min_messages = warning;
 CREATE EXTENSION uuidv7;
 CREATE TABLE public.orders (
@@ -88,12 +105,28 @@ SELECT count(*) FROM uuidv7_create_partitions('public.orders',
 	date_trunc('month', now() - interval '24 months', 'UTC'), now(), '1 month', 'UTC');
 INSERT INTO public.orders (id, customer_id, total)
 VALUES (uuidv7_generate_at(now() + interval '2 months'), 1, 9.99);
+-- stuck: a table whose next month's period cannot be made (its name taken
+-- by a table of another kind), so that the scheduled run fails
+CREATE TABLE public.stuck (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+SELECT uuidv7_set_partition_policy('public.stuck', ahead => '2 months', step => '1 month', zone => 'UTC');
+DO $$ BEGIN EXECUTE format('DROP TABLE stuck_p%1$s; CREATE TABLE stuck_p%1$s (id uuid7)',
+						   to_char((now() AT TIME ZONE 'UTC') + interval '1 month', 'YYYY_MM')); END $$;
 SQL
-# (the recipe creates pg_cron itself, as a reader pasting it would)
-"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -f "$work/recipe.sql" >/dev/null
+# pg_cron's schedule_in_database came with 1.4
+"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION pg_cron" >/dev/null
+if [ "$(psql_q "SELECT to_regprocedure('cron.schedule_in_database(text,text,text,text,text,boolean)') IS NULL")" = t ]; then
+	echo "pg_cron $(psql_q "SELECT extversion FROM pg_extension WHERE extname = 'pg_cron'") has no cron.schedule_in_database (1.4 and later): skipped"
+	exit 77
+fi
+# the provider's part, as a superuser; then the application's role, as the
+# page has it (its policy in its database, its job from pg_cron's)
+"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -f "$work/provider.sql" >/dev/null
+"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -U app_owner -d app -c "SET client_min_messages = warning" -f "$work/policy.sql" >/dev/null
+"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -U app_owner -d postgres -f "$work/schedule.sql" >/dev/null
+[ "$(psql_q "SELECT rolsuper FROM pg_roles WHERE rolname = 'app_owner'")" = f ] || exit 1
 psql_q "UPDATE cron.job SET schedule = '* * * * *'" >/dev/null
 
-# wait for a run of each job to end (a minute and a little more at most)
+# wait for a run of the job to end (a minute and a little more at most)
 for _ in $(seq 1 90); do
 	finished=$(psql_q "SELECT count(DISTINCT jobid) FROM cron.job_run_details WHERE status IN ('succeeded', 'failed')")
 	[ "$finished" -ge 1 ] && break
@@ -101,15 +134,17 @@ for _ in $(seq 1 90); do
 done
 
 "$PG_BINDIR/psql" -X -q -At -v ON_ERROR_STOP=1 >"$work/out.txt" <<'SQL'
--- the time the jobs ran (both start on the same minute's tick)
+-- the time the job ran
 SELECT coalesce(min(start_time), now()) AS ran FROM cron.job_run_details \gset
-SELECT 'runs: ' || string_agg(j.jobname || ' ' || d.status, ', ' ORDER BY j.jobname, d.status)
+SELECT 'runs: ' || string_agg(j.jobname || ' ' || j.username || ' ' || j.database || ' ' || d.status, ', ' ORDER BY j.jobname, d.status)
 FROM (SELECT DISTINCT jobid, status FROM cron.job_run_details WHERE status IN ('succeeded', 'failed')) d
 	JOIN cron.job j USING (jobid);
 SELECT 'failures: ' || coalesce(string_agg(return_message, '; '), 'none')
 FROM cron.job_run_details WHERE status = 'failed';
-SELECT 'maintenance runs: ' || count(*) FILTER (WHERE error IS NULL) || ' ok, ' || count(*) FILTER (WHERE error IS NOT NULL) || ' failed'
-FROM uuidv7_maintenance_runs;
+\c app
+SELECT 'maintenance runs: ' || string_agg(format('%s %s ok %s failed', parent, ok, failed), ', ' ORDER BY parent)
+FROM (SELECT parent, count(*) FILTER (WHERE error IS NULL) AS ok, count(*) FILTER (WHERE error IS NOT NULL) AS failed
+	  FROM uuidv7_maintenance_runs GROUP BY parent) r;
 SELECT 'months ahead: ' || count(*) FROM uuidv7_partitions('public.orders')
 WHERE period_start > date_trunc('month', :'ran'::timestamptz, 'UTC');
 SELECT 'early rows in DEFAULT: ' || count(*) FROM public.orders_default;
@@ -129,9 +164,11 @@ SQL
 cat "$work/out.txt"
 
 value() { sed -n "s/^$1: //p" "$work/out.txt"; }
-[ "$(value runs)" = "uuidv7 maintenance succeeded" ] &&
-	[ "$(value failures)" = none ] &&
-	[ "$(value "maintenance runs")" = "1 ok, 0 failed" ] &&
+# (the run failed, for stuck, and said so to pg_cron; orders was kept all
+# the same, by the role that is no superuser)
+[ "$(value runs)" = "uuidv7 maintenance app_owner app failed" ] &&
+	[[ "$(value failures)" == "ERROR:  the maintenance of public.stuck (42P07) failed"* ]] &&
+	[ "$(value "maintenance runs")" = "public.orders 2 ok 0 failed, public.stuck 1 ok 1 failed" ] &&
 	[ "$(value "months ahead")" = 3 ] &&
 	[ "$(value "early rows in DEFAULT")" = 0 ] &&
 	[ "$(value "early row in its month")" = 1 ] &&
