@@ -224,10 +224,14 @@ CREATE TABLE cold.plain (id uuid7 PRIMARY KEY);
 SELECT uuidv7_set_partition_policy('sales', keep => '30 days', retire => 'archive', archive => 'cold.plain');
 CREATE TABLE cold.by_other (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
 CREATE ROLE regress_archive_other;
+-- (the runner may be a role with CREATEROLE only: it takes the roles on)
+GRANT regress_archive_other TO CURRENT_USER;
+GRANT CREATE ON SCHEMA cold TO regress_archive_other;
 ALTER TABLE cold.by_other OWNER TO regress_archive_other;
 SELECT uuidv7_set_partition_policy('sales', keep => '30 days', retire => 'archive', archive => 'cold.by_other');
 \set VERBOSITY default
 DROP TABLE cold.by_other;
+REVOKE CREATE ON SCHEMA cold FROM regress_archive_other;
 DROP ROLE regress_archive_other;
 
 -- 9. Tables of other roles that foreign keys link the table to: a lookup
@@ -235,6 +239,7 @@ DROP ROLE regress_archive_other;
 -- that references it; a role without superuser keeps its table all the same
 CREATE ROLE regress_pt_app;
 CREATE ROLE regress_pt_other;
+GRANT regress_pt_app, regress_pt_other TO CURRENT_USER;
 GRANT CREATE ON SCHEMA public TO regress_pt_app, regress_pt_other;
 SET ROLE regress_pt_other;
 CREATE TABLE currencies (code text PRIMARY KEY);

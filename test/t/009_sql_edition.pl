@@ -272,6 +272,14 @@ SKIP:
 	# (in template1, so that the databases made after it have it too: what
 	# pg_tle installs lives in one database)
 	$sqled->safe_psql('postgres', 'CREATE ROLE regress_tle_admin LOGIN CREATEDB CREATEROLE');
+	# (a database without pg_tle: the script says who must create it there)
+	# (read by psql itself: it stops at the first error, and a script sent on
+	# its standard input would meet a closed pipe)
+	$sqled->psql('postgres', "\\i $edition/uuidv7_pg_tle.sql",
+		stderr => \my $no_tle, extra_params => [ '-U', 'regress_tle_admin', '-v', 'ON_ERROR_STOP=1' ]);
+	like($no_tle,
+		qr/ERROR:  pg_tle is not installed in database "postgres"\nHINT:  A superuser or the provider \(on Amazon RDS and Aurora, a member of rds_superuser\) runs CREATE EXTENSION pg_tle in each database/,
+		'without pg_tle in the database, its script says who must create it (55000), not that a schema is missing');
 	$sqled->safe_psql('template1', 'CREATE EXTENSION pg_tle; GRANT pgtle_admin TO regress_tle_admin');
 	as_role($sqled, 'regress_tle_admin', 'template1', slurp_file("$edition/uuidv7_pg_tle.sql")) for 1 .. 2;
 	pass('its pg_tle script ran twice');
