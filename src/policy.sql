@@ -288,15 +288,17 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_periods_to_make(pg_catalog.regclass, pg_catalog.interval, pg_catalog.interval) IS
 'the spans of a table''s grid that its policy makes: now to ahead, and within keep the holes between partitions and the periods whose rows wait in DEFAULT, skipping what a partition holds; a hundred periods at most, the nearest to now first';
 
--- The periods of a span of a table's grid made one by one, each on its
--- own: a row for each period made, and one with the error of each that
--- could not be (what uuidv7_make_policy_periods falls back on).
-CREATE FUNCTION uuidv7_internal.uuidv7_make_periods_one_by_one(parent pg_catalog.regclass, from_ts pg_catalog.timestamptz,
-															   upto_ts pg_catalog.timestamptz, lock_wait pg_catalog.interval,
-															   OUT partition_name pg_catalog.text,
-															   OUT moved pg_catalog.int8,
-															   OUT error_code pg_catalog.text,
-															   OUT error_message pg_catalog.text)
+-- Make the periods of a span of a table's grid, all at once, or where
+-- that fails one by one, each on its own: a row for each period made, and
+-- one with the error of each that could not be (no partition_name), so that
+-- only the period that cannot be made is left out; the locks not had within
+-- lock_wait stop it (55P03).
+CREATE FUNCTION uuidv7_internal.uuidv7_make_span(parent pg_catalog.regclass, from_ts pg_catalog.timestamptz,
+												 upto_ts pg_catalog.timestamptz, lock_wait pg_catalog.interval,
+												 OUT partition_name pg_catalog.text,
+												 OUT moved pg_catalog.int8,
+												 OUT error_code pg_catalog.text,
+												 OUT error_message pg_catalog.text)
 RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -304,39 +306,53 @@ AS $function$
 DECLARE
 	grid record;
 	per record;
-	made record;
 BEGIN
-	grid := uuidv7_internal.uuidv7_call_grid(parent, NULL, NULL, from_ts, upto_ts);
-	FOR per IN SELECT * FROM uuidv7_internal.uuidv7_grid_periods(grid.anchor, grid.step, grid.zone, from_ts, upto_ts) LOOP
-		BEGIN
-			SELECT c.partition_name, c.moved INTO made
-			FROM @extschema@.uuidv7_create_partitions(parent, per.period_start, per.period_end, lock_wait => lock_wait) c
+	-- (the rows of create_partitions come once it has made them all: a
+	-- span that fails returns none)
+	BEGIN
+		RETURN QUERY
+			SELECT c.partition_name, c.moved, NULL::text, NULL::text
+			FROM @extschema@.uuidv7_create_partitions(parent, from_ts, upto_ts, lock_wait => lock_wait) c
 			WHERE c.created;
-			CONTINUE WHEN made.partition_name IS NULL;
-			partition_name := made.partition_name;
-			moved := made.moved;
+		RETURN;
+	EXCEPTION WHEN OTHERS THEN
+		GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, error_message = MESSAGE_TEXT;
+	END;
+	IF error_code <> '55P03' THEN
+		grid := uuidv7_internal.uuidv7_call_grid(parent, NULL, NULL, from_ts, upto_ts);
+		FOR per IN SELECT * FROM uuidv7_internal.uuidv7_grid_periods(grid.anchor, grid.step, grid.zone, from_ts, upto_ts) LOOP
 			error_code := NULL;
 			error_message := NULL;
-		EXCEPTION WHEN OTHERS THEN
-			GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, error_message = MESSAGE_TEXT;
+			BEGIN
+				RETURN QUERY
+					SELECT c.partition_name, c.moved, NULL::text, NULL::text
+					FROM @extschema@.uuidv7_create_partitions(parent, per.period_start, per.period_end, lock_wait => lock_wait) c
+					WHERE c.created;
+				CONTINUE;
+			EXCEPTION WHEN OTHERS THEN
+				GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, error_message = MESSAGE_TEXT;
+			END;
+			EXIT WHEN error_code = '55P03';
 			partition_name := NULL;
 			moved := 0;
-		END;
+			RETURN NEXT;
+		END LOOP;
+	END IF;
+	IF error_code = '55P03' THEN
+		partition_name := NULL;
+		moved := 0;
 		RETURN NEXT;
-		EXIT WHEN error_code = '55P03';
-	END LOOP;
+	END IF;
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_internal.uuidv7_make_periods_one_by_one(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.timestamptz, pg_catalog.interval) IS
-'make the periods of a span of a table''s grid one by one, each on its own: the periods made, and a row with the error of each that could not be';
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_make_span(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.timestamptz, pg_catalog.interval) IS
+'make the periods of a span of a table''s grid, all at once or, where that fails, one by one: the periods made, and a row with the error of each that could not be';
 
 -- Make the periods a table's policy asks for now (uuidv7_periods_to_make),
--- once upkeep's turn on the table is taken; the periods made.  Each run of
--- adjacent periods on its own, those from now on first: one that cannot be
--- made (a name taken, rows that cannot move) is told by a row of its own
--- (no partition_name, the error), and never keeps the others from being
--- made; the locks not had within lock_wait stop them all.
+-- once upkeep's turn on the table is taken, each run of adjacent periods on
+-- its own (uuidv7_make_span), those from now on first; the locks not had
+-- within lock_wait stop them all.
 CREATE FUNCTION uuidv7_internal.uuidv7_make_policy_periods(parent pg_catalog.regclass, ahead pg_catalog.interval,
 														   keep pg_catalog.interval, lock_wait pg_catalog.interval,
 														   OUT partition_name pg_catalog.text,
@@ -352,44 +368,20 @@ DECLARE
 	made record;
 BEGIN
 	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
-	-- (a run that fails is made again a period at a time, so that only
-	-- the period that cannot be made is left out)
 	FOR span IN
-		SELECT s.from_ts, s.upto_ts, false AS alone
-		FROM uuidv7_internal.uuidv7_periods_to_make(parent, ahead, keep) s
+		SELECT * FROM uuidv7_internal.uuidv7_periods_to_make(parent, ahead, keep) s
 		ORDER BY s.upto_ts > now() DESC, s.from_ts DESC
 	LOOP
-		BEGIN
-			FOR made IN
-				SELECT c.partition_name, c.moved
-				FROM @extschema@.uuidv7_create_partitions(parent, span.from_ts, span.upto_ts, lock_wait => lock_wait) c
-				WHERE c.created
-			LOOP
-				partition_name := made.partition_name;
-				moved := made.moved;
-				RETURN NEXT;
-			END LOOP;
-		EXCEPTION WHEN OTHERS THEN
-			GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, error_message = MESSAGE_TEXT;
-		END;
-		EXIT WHEN error_code = '55P03';
-		IF error_code IS NOT NULL THEN
-			error_code := NULL;
-			error_message := NULL;
-			FOR made IN
-				SELECT * FROM uuidv7_internal.uuidv7_make_periods_one_by_one(parent, span.from_ts, span.upto_ts, lock_wait)
-			LOOP
-				partition_name := made.partition_name;
-				moved := made.moved;
-				error_code := made.error_code;
-				error_message := made.error_message;
-				RETURN NEXT;
-				EXIT WHEN error_code = '55P03';
-			END LOOP;
-			EXIT WHEN error_code = '55P03';
-			error_code := NULL;
-			error_message := NULL;
-		END IF;
+		FOR made IN SELECT * FROM uuidv7_internal.uuidv7_make_span(parent, span.from_ts, span.upto_ts, lock_wait) LOOP
+			partition_name := made.partition_name;
+			moved := made.moved;
+			error_code := made.error_code;
+			error_message := made.error_message;
+			RETURN NEXT;
+			IF error_code = '55P03' THEN
+				RETURN;
+			END IF;
+		END LOOP;
 	END LOOP;
 END
 $function$;

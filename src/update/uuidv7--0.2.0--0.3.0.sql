@@ -147,7 +147,7 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_internal.uuidv7_periods_to_make
 
---#object uuidv7_internal.uuidv7_make_periods_one_by_one
+--#object uuidv7_internal.uuidv7_make_span
 
 --#object uuidv7_internal.uuidv7_make_policy_periods
 
