@@ -532,6 +532,10 @@ BEGIN
 				string_agg(m.error_message, '; ') FILTER (WHERE m.error_code IS NOT NULL)
 			INTO created, moved, names, error_code, error_message
 			FROM uuidv7_internal.uuidv7_make_policy_periods(parent, policy.ahead, policy.keep, lock_wait) m;
+			-- (a period's name taken by another table: what to do with it)
+			IF error_code = '42P07' THEN
+				error_hint := 'Rename or drop the table the error names, or attach it with the period''s bounds if it holds the period''s rows: the next run makes the period.';
+			END IF;
 		-- (never a cut after now, whatever the record says)
 		ELSIF step_name = 'retire' AND policy.keep IS NOT NULL AND now() - policy.keep < now() AND now() - policy.keep > 'epoch' THEN
 			IF policy.retire = 'archive' THEN
@@ -583,6 +587,10 @@ BEGIN
 	-- (also a cancel, by a user or a timeout, or a failed assertion, which
 	-- OTHERS leaves out: as autovacuum's, a cancel stops this table's run,
 	-- and the next table's comes; a table's code raising one stops no other)
+		-- (deferred constraint triggers that the step's DDL or moves queued
+		-- fire here, where their error is the step's, not at the commit the
+		-- caller makes, where it would end the whole run)
+		SET CONSTRAINTS ALL IMMEDIATE;
 	-- (the error's own hint is not kept: the table's code may have written
 	-- it, and the doctor shows a run's hint as its fix)
 	EXCEPTION WHEN OTHERS OR query_canceled OR assert_failure THEN
@@ -723,16 +731,16 @@ COMMENT ON FUNCTION uuidv7_internal.uuidv7_worker_interval() IS
 -- short tries, lock_wait at most), in the order of their names; a NOTICE a
 -- table.  Idempotent, and safe beside another run (upkeep takes turns on
 -- each table).  What the background worker runs, and a scheduler can: it
--- ends with an error naming the tables whose run failed (the SQLSTATE the
--- first one's), after every table's run was committed, so that a scheduler
--- records the call as failed; with warn_only, with a WARNING.
+-- ends with an error naming the tables whose run failed, each with its
+-- SQLSTATE (55000 its own), after every table's run was committed, so that
+-- a scheduler records the call as failed; with warn_only, with a WARNING.
 CREATE PROCEDURE uuidv7_run_maintenance(lock_wait pg_catalog.interval DEFAULT '1 minute',
 										 warn_only pg_catalog.bool DEFAULT false)
 LANGUAGE plpgsql
 AS $procedure$
 DECLARE
 	failed text[] := '{}';
-	first_code text;
+	failed_list text;
 	t record;
 	r record;
 	made_created int4;
@@ -778,16 +786,18 @@ BEGIN
 			IF escaped_code IS NOT NULL THEN
 				RAISE WARNING 'uuidv7_run_maintenance: %: %', t.parent, escaped_message
 					USING DETAIL = format('SQLSTATE %s; the run was not recorded, and the next run tries again.', escaped_code);
-				failed := failed || pg_catalog.format('%s (%s)', t.parent, escaped_code);
-				first_code := coalesce(first_code, escaped_code);
+				IF NOT pg_catalog.format('%s (%s)', t.parent, escaped_code) = ANY (failed) THEN
+					failed := failed || pg_catalog.format('%s (%s)', t.parent, escaped_code);
+				END IF;
 			ELSIF r IS NULL THEN
 				-- (dropped since it was listed)
 				EXIT;
 			ELSIF r.error_message IS NOT NULL THEN
 				RAISE WARNING 'uuidv7_run_maintenance: %: %', t.parent, r.error_message
 					USING DETAIL = format('SQLSTATE %s; uuidv7_maintenance_runs has it, and the next run tries again.', r.error_code);
-				failed := failed || pg_catalog.format('%s (%s)', t.parent, r.error_code);
-				first_code := coalesce(first_code, r.error_code);
+				IF NOT pg_catalog.format('%s (%s)', t.parent, r.error_code) = ANY (failed) THEN
+					failed := failed || pg_catalog.format('%s (%s)', t.parent, r.error_code);
+				END IF;
 			ELSIF step_name = 'create' THEN
 				made_created := r.created;
 				made_moved := r.moved;
@@ -803,15 +813,20 @@ BEGIN
 	-- (every table's run committed: a scheduler, a worker's log, whatever
 	-- watches the call, learns of a table that failed; warn_only tells it
 	-- as a WARNING alone)
+	-- (its SQLSTATE one of its own, whatever the tables' were: a client or
+	-- a pool reads a class 40 or 08 code as a rollback or a lost
+	-- connection; each table's code is in the message, ten at most)
 	IF cardinality(failed) > 0 THEN
+		failed_list := array_to_string(failed[1:10], ', ')
+			|| CASE WHEN cardinality(failed) > 10 THEN pg_catalog.format(' and %s more', cardinality(failed) - 10) ELSE '' END;
 		IF warn_only THEN
-			RAISE WARNING 'uuidv7_run_maintenance: the maintenance of % failed', array_to_string(failed, ', ')
+			RAISE WARNING 'uuidv7_run_maintenance: the maintenance of % failed', failed_list
 				USING HINT = 'uuidv7_maintenance_runs and uuidv7_doctor() say why; the other tables were maintained.';
 		ELSE
-			RAISE EXCEPTION 'the maintenance of % failed', array_to_string(failed, ', ')
-				USING ERRCODE = first_code,
+			RAISE EXCEPTION 'the maintenance of % failed', failed_list
+				USING ERRCODE = 'object_not_in_prerequisite_state',
 					  DETAIL = 'Every table''s run was committed, the failed ones recorded; the next run tries them again.',
-					  HINT = 'uuidv7_maintenance_runs and uuidv7_doctor() say why. CALL uuidv7_run_maintenance(warn_only => true) ends with a WARNING instead.';
+					  HINT = 'uuidv7_maintenance_runs and uuidv7_doctor(), in this database, say why. CALL uuidv7_run_maintenance(warn_only => true) ends with a WARNING instead.';
 		END IF;
 	END IF;
 END

@@ -17,7 +17,7 @@ version=$1 comment=$2 out=$3 script=$4
 shift 4
 
 # every tag the scripts themselves use as a dollar quote differs from these
-for tag in '$_pgtle_$' '$_pgtle_check$' '$_pgtle_install$' '$uuidv7_plain$' '$uuidv7_script$'; do
+for tag in '$_pgtle_$' '$_pgtle_install$' '$uuidv7_plain$' '$uuidv7_script$'; do
 	if grep -qF "$tag" "$script" "$@"; then
 		echo "a script uses $tag" >&2
 		exit 1
@@ -31,26 +31,24 @@ done
 	echo "-- uuidv7 $version, SQL edition, for pg_tle (Trusted Language Extensions)."
 	echo "-- Run it as a role with pgtle_admin, then: CREATE EXTENSION uuidv7;"
 	echo "-- (or, where an earlier version is in use: ALTER EXTENSION uuidv7 UPDATE;)"
-	echo "-- First, what must be there: pg_tle in this database, and the role's pgtle_admin."
-	echo "DO \$_pgtle_check\$"
-	echo "BEGIN"
-	echo "	IF pg_catalog.to_regnamespace('pgtle') IS NULL THEN"
-	echo "		RAISE EXCEPTION 'pg_tle is not installed in database \"%\"', pg_catalog.current_database()"
-	echo "			USING ERRCODE = 'object_not_in_prerequisite_state',"
-	echo "				  HINT = 'A superuser or the provider (on Amazon RDS and Aurora, a member of rds_superuser) runs CREATE EXTENSION pg_tle in each database that installs extensions through it, and grants pgtle_admin to the role that runs this script.';"
-	echo "	ELSIF NOT pg_catalog.pg_has_role('pgtle_admin', 'MEMBER') THEN"
-	echo "		RAISE EXCEPTION 'role \"%\" is not a member of pgtle_admin', current_user"
-	echo "			USING ERRCODE = 'insufficient_privilege',"
-	echo "				  HINT = 'A superuser or the provider runs GRANT pgtle_admin TO the role that runs this script.';"
-	echo "	END IF;"
-	echo "END"
-	echo "\$_pgtle_check\$;"
 	echo "DO \$_pgtle_install\$"
 	echo "DECLARE"
 	echo "	script text := \$_pgtle_\$"
 	sed 1d "$script"
 	echo "\$_pgtle_\$;"
 	echo "BEGIN"
+	echo "	-- (first what must be there, in this same statement: the extension"
+	echo "	-- pg_tle in this database, whose schema no other can be, and its"
+	echo "	-- schema usable by the role, as a member of pgtle_admin)"
+	echo "	IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'pg_tle') THEN"
+	echo "		RAISE EXCEPTION 'pg_tle is not installed in database \"%\"', pg_catalog.current_database()"
+	echo "			USING ERRCODE = 'object_not_in_prerequisite_state',"
+	echo "				  HINT = 'A superuser or the provider (on Amazon RDS and Aurora, a member of rds_superuser) runs CREATE EXTENSION pg_tle in each database that installs extensions through it, and grants pgtle_admin to the role that runs this script.';"
+	echo "	ELSIF NOT pg_catalog.has_schema_privilege('pgtle', 'USAGE') THEN"
+	echo "		RAISE EXCEPTION 'role \"%\" may not use pg_tle', current_user"
+	echo "			USING ERRCODE = 'insufficient_privilege',"
+	echo "				  HINT = 'A superuser or the provider runs GRANT pgtle_admin TO the role that runs this script (a role that inherits it).';"
+	echo "	END IF;"
 	echo "	IF NOT EXISTS (SELECT FROM pgtle.available_extensions() WHERE name = 'uuidv7') THEN"
 	echo "		PERFORM pgtle.install_extension('uuidv7', '$version', '$comment', script);"
 	echo "	ELSIF NOT EXISTS (SELECT FROM pgtle.available_extension_versions()"
