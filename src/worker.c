@@ -417,8 +417,8 @@ uuidv7_maintenance_worker_main(Datum main_arg)
 	pgstat_report_activity(STATE_IDLE, NULL);
 
 	/*
-	 * (as CALL uuidv7_run_maintenance() ends: the worker exits with an
-	 * error, which the log and the postmaster's exit code record)
+	 * (as CALL uuidv7_run_maintenance() ends: the worker exits with an error,
+	 * which the log and the postmaster's exit code record)
 	 */
 	if (failed > 0)
 		ereport(ERROR,
