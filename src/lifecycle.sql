@@ -498,9 +498,9 @@ COMMENT ON FUNCTION uuidv7_create_partitions(pg_catalog.regclass, pg_catalog.tim
 
 
 -- Why rows of other tables hold a period in its table: the first foreign key,
--- as its user made it (the constraint of the table that references the
--- partitioned table, found by following conparentid to the top, never the
--- clone PostgreSQL keeps for each partition), with rows that reference the
+-- as its user made it (the constraint on the partitioned table itself, of
+-- no parent constraint, never the clone PostgreSQL keeps for each
+-- partition), with rows that reference the
 -- partition's period, and the query that lists those rows.  A key whose
 -- table the caller may not read is named without its query.  NULL where no
 -- foreign key references the table.
@@ -601,6 +601,7 @@ DECLARE
 	refs record;
 	retired_lower uuid[];
 	archive_schema name;
+	archive_name text;
 	archive_key name;
 BEGIN
 	-- (as a STRICT function would: archive may be NULL)
@@ -611,9 +612,13 @@ BEGIN
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
 	IF archive IS NOT NULL THEN
 		PERFORM uuidv7_internal.uuidv7_must_own(archive);
-		PERFORM uuidv7_internal.uuidv7_archive_table(parent, n.nspname, c.relname, false)
+		SELECT n.nspname, format('%I.%I', n.nspname, c.relname) INTO archive_schema, archive_name
 		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = archive;
-		SELECT n.nspname INTO archive_schema FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = archive;
+		PERFORM uuidv7_internal.uuidv7_archive_table(parent, archive_schema,
+													 (SELECT c.relname FROM pg_class c WHERE c.oid = archive), false);
+		SELECT a.attname INTO archive_key
+		FROM pg_partitioned_table p JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+		WHERE p.partrelid = parent;
 	END IF;
 	PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent, 'waiting for upkeep''s turn on the table');
 	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
@@ -702,17 +707,12 @@ BEGIN
 				IF archive_schema <> checked.parent_schema THEN
 					EXECUTE format('ALTER TABLE %s SET SCHEMA %I', old, archive_schema);
 				END IF;
-				SELECT a.attname INTO archive_key
-				FROM pg_partitioned_table p JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
-				WHERE p.partrelid = parent;
 				EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_archive_pending CHECK (%s %I < %L::uuid) NOT VALID',
 							   old::oid::regclass,
 							   CASE WHEN retired_lower[i] IS NOT NULL
 								   THEN format('%I >= %L::uuid AND', archive_key, retired_lower[i]) ELSE '' END,
 							   archive_key, retired_upper[i]);
-				EXECUTE format('COMMENT ON CONSTRAINT uuidv7_archive_pending ON %s IS %L', old::oid::regclass,
-							   (SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-								WHERE c.oid = archive));
+				EXECUTE format('COMMENT ON CONSTRAINT uuidv7_archive_pending ON %s IS %L', old::oid::regclass, archive_name);
 				partition := old::oid::regclass::text;
 				action := 'detached for the archive';
 			ELSIF NOT detach_only THEN
