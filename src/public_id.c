@@ -404,7 +404,6 @@ uuidv7_public_id_state(PG_FUNCTION_ARGS)
 		values[4] = CStringGetTextDatum(refused);
 	else
 		nulls[4] = true;
-	uuidv7_public_id_forget_unused_keys();
 #ifdef UUIDV7_USE_OPENSSL
 	values[5] = BoolGetDatum(true);
 #else

@@ -35,7 +35,6 @@ extern bool uuidv7_public_id_preloaded(void);
 extern const char *uuidv7_public_id_key_file(void);
 extern bool uuidv7_may_see_key_state(void);
 extern const PublicIdKeys *uuidv7_public_id_newest_keys(const char **refused);
-extern void uuidv7_public_id_forget_unused_keys(void);
 extern bool uuidv7_public_id_keys_taken(void);
 extern const PublicIdKeys *uuidv7_public_id_transaction_keys(uint64 *generation);
 

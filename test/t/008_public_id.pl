@@ -25,7 +25,10 @@
 #   = all, log_min_messages = debug5, pg_stat_statements' texts where the
 #   server has it), nor in pg_stat_activity, pg_stat_statements,
 #   pg_settings, pg_file_settings; a plain role's statement naming
-#   public_id_keys is logged as any other;
+#   public_id_keys is logged as any other; kept as ssl_key_file is, in the
+#   postmaster's private memory inherited by its children, never where a
+#   core dump would hold it, and in a session its own database's keys alone
+#   once it needs one;
 # - lookups by public id use the primary key, for a role under row-level
 #   security too; bad input gets 22023;
 # - without preloading, the functions refuse with an error that says so.
@@ -373,34 +376,56 @@ reload();
 	sql('DROP FUNCTION uuidv47_public(uuid), try(text)');
 }
 
-# no key in the memory of a process that never used one, private or shared
-# (its pages read through /proc, as the server's OS user may): the
-# postmaster keeps nothing of the file it read, and the keys' object is read
-# by a session, never mapped; nor in the server's dynamic shared memory,
-# part of which is carved out of the main shared memory here
-# (min_dynamic_shared_memory)
-# keys_in_memory(PID): how many of the keys are in the process's memory
+# postmaster_pid(): the postmaster's
+sub postmaster_pid
+{
+	open my $pidfile, '<', $node->data_dir . '/postmaster.pid' or die;
+	chomp(my $pid = <$pidfile>);
+	return $pid;
+}
+# keys_in_memory(PID): how many of the keys are in the process's memory (its
+# pages read through /proc, as the server's OS user may), how many of those
+# are in a mapping that a core dump would hold (not marked "dd"), and which
+# (1, 2, 3: of @keys)
 sub keys_in_memory
 {
 	my ($pid) = @_;
-	open my $maps, '<', "/proc/$pid/maps" or return -1;
-	open my $mem, '<:raw', "/proc/$pid/mem" or return -1;
-	my $found = 0;
+	open my $maps, '<', "/proc/$pid/smaps" or return (-1, -1);
+	open my $mem, '<:raw', "/proc/$pid/mem" or return (-1, -1);
+	my ($found, $dumped, @which) = (0, 0);
 	my %raw = map { $_ => pack('H*', $_) } @keys;
+	my @mappings;
 	while (my $line = <$maps>)
 	{
-		my ($from, $to, $perms) = $line =~ /^([0-9a-f]+)-([0-9a-f]+) (\S+)/ or next;
-		next unless $perms =~ /^r/;
+		if ($line =~ /^([0-9a-f]+)-([0-9a-f]+) (\S+)/)
+		{
+			push @mappings, { from => $1, to => $2, perms => $3, flags => '' };
+		}
+		elsif ($line =~ /^VmFlags:(.*)$/ && @mappings)
+		{
+			$mappings[-1]{flags} = $1;
+		}
+	}
+	for my $m (@mappings)
+	{
+		next unless $m->{perms} =~ /^r/;
 		no warnings 'portable';
-		my $size = hex($to) - hex($from);
+		my $size = hex($m->{to}) - hex($m->{from});
 		next if $size > 256 * 1024 * 1024;
-		seek($mem, hex($from), 0) or next;
+		seek($mem, hex($m->{from}), 0) or next;
 		my $bytes = '';
 		defined(sysread($mem, $bytes, $size)) or next;
-		$found += grep { index($bytes, $raw{$_}) >= 0 } @keys;
+		my $here = grep { index($bytes, $raw{$_}) >= 0 } @keys;
+		push @which, grep { index($bytes, $raw{$keys[$_ - 1]}) >= 0 } 1 .. @keys;
+		$found += $here;
+		$dumped += $here if $m->{flags} !~ /\bdd\b/;
 	}
-	return $found;
+	my %seen;
+	return ($found, $dumped, join(',', grep { !$seen{$_}++ } sort @which));
 }
+# the keys are kept as ssl_key_file's: in the postmaster's private memory,
+# inherited by every process it starts, and left out of core dumps (the
+# memory of a session, of the postmaster, of the checkpointer)
 SKIP:
 {
 	my $backend = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
@@ -409,28 +434,12 @@ SKIP:
 	  or die 'no sleeping session';
 	my $pid = sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'");
 	my $checkpointer = sql("SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'");
-	open my $pidfile, '<', $node->data_dir . '/postmaster.pid' or die;
-	chomp(my $postmaster = <$pidfile>);
-	close $pidfile;
-	# (a session has used keys meanwhile, so they are in its memory)
-	sql('SET uuidv7.public_id_scheme = ff1; SELECT count(uuidv7_to_public(id)) FROM fixed');
-	my $in_session = keys_in_memory($pid);
-	skip("cannot read /proc/$pid/mem", 1) if $in_session < 0;
-	# a monitoring role's session that read the setting and the state (their
-	# keys' fingerprints) only
-	my $monitor = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'), '-U', 'regress_monitor',
-			'-c', 'SELECT count(*) FROM pg_settings', '-c', 'SHOW uuidv7.public_id_key_file',
-			'-c', 'SELECT * FROM uuidv7_public_id_state()', '-c', 'SELECT pg_sleep(31)' ],
-		'>', \my $monitor_out, '2>', \my $monitor_err);
-	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(31)'")
-	  or die 'no monitoring session';
-	my $monitoring = sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(31)'");
-	my $found = join ' ', $in_session, keys_in_memory($monitoring), keys_in_memory($postmaster),
-	  keys_in_memory($checkpointer);
+	my $postmaster = postmaster_pid();
+	my @found = map { my @k = keys_in_memory($_); "$k[0]/$k[1]" } $pid, $postmaster, $checkpointer;
 	$backend->kill_kill;
-	$monitor->kill_kill;
-	is($found, '0 0 0 0',
-		'no key in the memory, private or shared, of a session that never used one, of one that read the setting and the state only, of the postmaster, of the checkpointer');
+	skip("cannot read /proc/$pid/mem", 1) if $found[0] =~ /^-1/;
+	is("@found", '2/0 2/0 2/0',
+		'the two keys in the memory of a session, of the postmaster and of the checkpointer, none where a core dump would hold it');
 }
 is( sql('SET uuidv7.public_id_scheme = ff1;
 		SELECT count(*) FILTER (WHERE uuidv7_to_public(f.id) = b.p),
@@ -447,9 +456,8 @@ is( leaks($doctor) . ' '
 	'0 1', 'uuidv7_doctor() tells a pg_read_all_settings member of the rotation by fingerprints');
 
 # one set of keys for every process, the last reload's: an edit without a
-# reload changes nothing, for new sessions and parallel workers alike (the
-# first session to use public ids after a reload reads the file, and every
-# other shares what it read)
+# reload changes nothing, for new sessions and parallel workers alike (each
+# inherits the keys the postmaster read at the last reload)
 write_keys("* $key3");
 my @same = split /\n/, sql(q{SET uuidv7.public_id_scheme = ff1;
 	SET parallel_setup_cost = 0;
@@ -466,8 +474,8 @@ is("$same[0] $same[2]", "$same[1] 2000",
 write_keys("* $key2", "* $key1");
 reload();
 
-# a crash of a backend takes the keys' segment with the rest of shared
-# memory: the sessions after it read the file again
+# a crash of a backend: the sessions after it take the keys the postmaster
+# holds
 # crash_a_backend(): a backend killed, and the server back after its
 # restart
 sub crash_a_backend
@@ -500,7 +508,8 @@ crash_a_backend();
 is($refused_kept . ' ' . sql($unchanged_under_first), '2000 2000',
 	'a file refused before any session read the keys accepted before: those stay in use, after a crash too');
 # another file named: one reload switches to it; no file named: one reload
-# turns public ids off and wipes the keys' object; named again: on at once
+# turns public ids off and wipes the keys (none left in the postmaster's
+# memory); named again: on at once
 write_keys("* $key2", "* $key1");
 my $other = $node->data_dir . '/other.keys';
 open my $ofh, '>', $other or die;
@@ -510,80 +519,19 @@ chmod 0600, $other;
 sql("ALTER SYSTEM SET uuidv7.public_id_key_file = 'other.keys'");
 reload();
 my $switched = sql("SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_to_public(id) = '$under_key3' FROM fixed WHERE n = 1");
-my $object_on = key_object();
 sql("ALTER SYSTEM SET uuidv7.public_id_key_file = ''");
 reload();
 my $off = errors('SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_to_public(id) FROM fixed WHERE n = 1');
-my $objects = grep { $_ ne '' && -e "/dev/shm$_" } $object_on, key_object();
+my ($left_off) = keys_in_memory(postmaster_pid());
 sql("ALTER SYSTEM SET uuidv7.public_id_key_file = 'uuidv7.keys'");
 reload();
 unlink $other;
-is( join(' ', $switched, count_of(qr/public ids are off|no key/, $off), $objects, sql($unchanged_under_first)),
+is( join(' ', $switched, count_of(qr/public ids are off|no key/, $off), $left_off, sql($unchanged_under_first)),
 	't 1 0 2000',
-	'one reload switches to another file; one turns public ids off, no key left in shared memory; one turns them on again');
+	"one reload switches to another file; one turns public ids off, no key left in the postmaster's memory; one turns them on again");
 
-# the keys' object: a random name, recorded in the data directory, the
-# server's OS user's alone; removed at a stop, and after the postmaster was
-# killed, at the next start
-# key_object(): the name of the object in use, from its record
-sub key_object
-{
-	open my $rfh, '<', $node->data_dir . '/uuidv7_key_object' or return '';
-	my ($name) = split ' ', <$rfh> // '';
-	return $name // '';
-}
-my $first_object = key_object();
-my @object_stat = stat("/dev/shm$first_object");
-# (the postmaster and its children, which exit once they see it gone: the
-# next postmaster starts only then)
-open my $pmfh, '<', $node->data_dir . '/postmaster.pid' or die;
-chomp(my $killed = <$pmfh>);
-close $pmfh;
-# parent_of(PID): its parent's
-sub parent_of
-{
-	open my $st, '<', "/proc/$_[0]/stat" or return 0;
-	my $line = <$st> // '';
-	return $line =~ /\) \S+ (\d+)/ ? $1 : 0;
-}
-my @server = ($killed, grep { parent_of($_) == $killed } map { m{^/proc/(\d+)$} ? $1 : () } glob '/proc/[0-9]*');
-$node->kill9;
-for (1 .. 600)
-{
-	last unless grep { kill 0, $_ } @server;
-	select undef, undef, undef, 0.1;
-}
-$node->start;
-my $second_object = key_object();
-my $plain_settings = sql('SELECT count(*) > 0 FROM pg_settings', user => 'regress_app');
-$node->stop;
-my $after_stop = join ' ', grep { -e "/dev/shm$_" } $first_object, $second_object;
-$node->start;
-is( join(' ',
-		($first_object =~ m{^/uuidv7\.[0-9a-f]{16}$} ? 'random' : "named $first_object"),
-		sprintf('%o', $object_stat[2] & 07777),
-		($object_stat[4] == $> ? 'ours' : 'not ours'),
-		(-e "/dev/shm$first_object" ? 'left' : 'removed'),
-		($second_object ne $first_object && $second_object ne '' ? 'new' : 'same'),
-		$plain_settings, "[$after_stop]"),
-	'random 600 ours removed new t []',
-	"the keys' object: a random name, mode 0600, the server's; a killed postmaster's removed at the next start; none left after a stop");
-
-# a plain role reading pg_settings (whose hidden rows PostgreSQL asks for
-# too) reads no key; a role's function marked PARALLEL SAFE cannot let a
-# parallel worker take keys of its own
-SKIP:
-{
-	my $plain = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'), '-U', 'regress_app',
-			'-c', 'SELECT count(*) FROM pg_settings', '-c', 'SELECT pg_sleep(30)' ],
-		'>', \my $plain_out, '2>', \my $plain_err);
-	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'")
-	  or die 'no sleeping session';
-	my $found = keys_in_memory(sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'"));
-	$plain->kill_kill;
-	skip('cannot read /proc', 1) if $found < 0;
-	is($found, 0, 'a plain role that read pg_settings holds no key');
-}
+# a role's function marked PARALLEL SAFE cannot let a parallel worker take
+# keys of its own
 my $in_worker = errors(q{SET uuidv7.public_id_scheme = ff1;
 	CREATE FUNCTION pub(u uuid) RETURNS uuid LANGUAGE plpgsql PARALLEL SAFE AS $$ BEGIN RETURN uuidv7_to_public(u); END $$;
 	SET parallel_setup_cost = 0;
@@ -595,63 +543,6 @@ my $in_worker = errors(q{SET uuidv7.public_id_scheme = ff1;
 	DROP FUNCTION pub(uuid);});
 is(count_of(qr/^ERROR:  cannot make or read public ids in a parallel worker/, $in_worker), 1,
 	'public ids asked of a parallel worker (through a function mislabelled PARALLEL SAFE): refused');
-
-# the object removed by another program: a clear error (and SHOW still
-# answers) until a reload writes it again; a file put in its place, not the
-# server's (here of another mode), is not read
-my $removed_name = key_object();
-unlink "/dev/shm$removed_name" or die "cannot remove the keys' object";
-my $removed = errors('SET uuidv7.public_id_scheme = ff1; SHOW uuidv7.public_id_key_file;
-	SELECT uuidv7_to_public(id) IS NOT NULL FROM fixed WHERE n = 1');
-open my $forged, '>:raw', "/dev/shm$removed_name" or die;
-print $forged pack('l', 1) . pack('a64', '*') . pack('H*', $key3) . pack('a9', 'deadbeef') . ("\0" x 64);
-close $forged;
-chmod 0644, "/dev/shm$removed_name";
-my $forged_out = errors('SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_to_public(id) IS NOT NULL FROM fixed WHERE n = 1');
-unlink "/dev/shm$removed_name";
-# (a FIFO in its place: refused at once, never waited on)
-system('mkfifo', '-m', '0600', "/dev/shm$removed_name") == 0 or die 'no mkfifo';
-my $fifo_session = '';
-IPC::Run::run([ 'psql', '-X', '-At', '-d', $node->connstr('postgres'), '-c',
-		'SELECT uuidv7_to_public(id) IS NOT NULL FROM fixed WHERE n = 1' ],
-	'>', \$fifo_session, '2>&1', IPC::Run::timeout(30));
-$forged_out .= "\n$fifo_session";
-unlink "/dev/shm$removed_name";
-reload();
-is( count_of(qr/its keys could not be read: reload the configuration/, $removed) . ' '
-	  . count_of(qr/^ERROR:  could not read the public id keys the server published/, $removed) . ' '
-	  . count_of(qr/ERROR:  could not read the public id keys the server published: they are not the server's/, $forged_out) . ' '
-	  . sql($unchanged_under_first),
-	'1 1 2 2000',
-	"the keys' object removed: SHOW says so, public ids fail with a hint to reload, a file or a FIFO put in its place is not read (nor waited on), and a reload mends it");
-
-# /dev/shm full (the postmaster's file size limit stands in for it): the
-# reading is refused before a key is written, the keys in use stay, and no
-# object is left with the new keys
-SKIP:
-{
-	open my $pmfh2, '<', $node->data_dir . '/postmaster.pid' or die;
-	chomp(my $pm = <$pmfh2>);
-	close $pmfh2;
-	my $big_key = join '', map { sprintf '%02x', int(rand(256)) } 1 .. 16;
-	write_keys("* $key2", "* $key1", map { "db$_ $big_key" } 1 .. 100);
-	system('prlimit', "--pid=$pm", '--fsize=4096:') == 0 or skip('no prlimit', 1);
-	reload();
-	my $full = sql('SELECT refused FROM uuidv7_public_id_state()');
-	system('prlimit', "--pid=$pm", '--fsize=unlimited:') == 0 or die 'cannot lift the limit';
-	my $left = 0;
-	for my $object (glob '/dev/shm/uuidv7.*')
-	{
-		open my $ofh3, '<:raw', $object or next;
-		local $/;
-		$left++ if index(<$ofh3> // '', pack('H*', $big_key)) >= 0;
-	}
-	is( count_of(qr/^could not write shared memory for its keys: File too large$/, $full) . " $left "
-		  . sql($unchanged_under_first),
-		'1 0 2000', "/dev/shm full: the reading refused, no object left with its keys, the keys in use kept ($full)");
-	write_keys("* $key2", "* $key1");
-	reload();
-}
 
 # files refused without harm: empty, a FIFO (never waited on), and a name
 # longer than any path, shown and listed in pg_settings
@@ -700,6 +591,22 @@ like(
 	join(' ', map { sql("SELECT array_to_string(fingerprints, ',') FROM uuidv7_public_id_state()", db => $_) } 'postgres', 'other'),
 	qr/^[0-9a-f]{8},[0-9a-f]{8} [0-9a-f]{8}$/,
 	'each database sees the fingerprints of its own keys only');
+# a session keeps its own database's keys only, once it needs one: the
+# others it inherited from the postmaster are wiped
+SKIP:
+{
+	my $session = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('other'),
+			'-c', "SET uuidv7.public_id_scheme = ff1; SELECT uuidv7_to_public('$v7')", '-c', 'SELECT pg_sleep(30)' ],
+		'>', \my $session_out, '2>', \my $session_err);
+	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'")
+	  or die 'no sleeping session';
+	my (undef, undef, $which) = keys_in_memory(sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'"));
+	my (undef, undef, $in_postmaster) = keys_in_memory(postmaster_pid());
+	$session->kill_kill;
+	skip('cannot read /proc', 1) if $which eq '';
+	is("$which $in_postmaster", '3 1,2,3',
+		"a session of a database with a key of its own holds that key alone; the postmaster holds the file's");
+}
 
 # a database without a key: a call refused for it takes nothing, so that
 # the next, after a savepoint rolled back another scheme, is refused for the
