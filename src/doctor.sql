@@ -1,28 +1,20 @@
 -- health check
 
--- A health check of what the extension is used for, on what the calling
--- role may read: each finding with how bad it is, what it is about, what is
--- wrong and how to fix it.  Read-only.
-CREATE FUNCTION uuidv7_doctor(OUT severity pg_catalog.text, OUT object pg_catalog.text,
-							  OUT problem pg_catalog.text, OUT fix pg_catalog.text)
-RETURNS SETOF record
+-- The doctor's check of partitions running out: partitioned tables on a
+-- uuid key whose partitions end within a week, or before their policy's
+-- reach (rows after that go to the DEFAULT partition, or fail).
+CREATE FUNCTION uuidv7_internal.uuidv7_doctor_partitions_ahead()
+RETURNS TABLE (severity pg_catalog.text, object pg_catalog.text, problem pg_catalog.text, fix pg_catalog.text)
 LANGUAGE plpgsql STABLE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
--- (the fixes' times and steps read the same in any session)
+-- (its fix's times and steps read the same in any session)
 SET DateStyle = 'ISO, YMD'
 SET IntervalStyle = 'postgres'
 AS $function$
 DECLARE
 	t record;
-	has_rows boolean;
-	late_rows bigint;
 	grid record;
-	time_ops_schema name;
-	worker_every interval := uuidv7_internal.uuidv7_worker_interval();
 BEGIN
-	-- partitioned tables on a uuid key whose partitions end within a week,
-	-- or before their policy's reach (rows after that go to the DEFAULT
-	-- partition, or fail)
 	FOR t IN
 		SELECT p.parent, max(l.period_end) AS last_end,
 			(array_agg(l.period_end - l.period_start ORDER BY l.lower_bound DESC)
@@ -84,11 +76,29 @@ BEGIN
 			RETURN NEXT;
 		END IF;
 	END LOOP;
+END
+$function$;
 
-	-- DEFAULT partitions of such tables that hold rows: rows older than the
-	-- oldest partition are of periods retired (or never made), which
-	-- retention would drop again if they were made; the others wait for
-	-- their periods
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_doctor_partitions_ahead() IS
+'uuidv7_doctor''s check of partitions running out: tables partitioned on a uuid key whose partitions end within a week or before their policy''s reach, with the call that makes the next ones';
+
+-- The doctor's check of DEFAULT partitions that hold rows: rows older
+-- than the oldest partition are of periods retired (or never made), which
+-- retention would drop again if they were made; the others wait for their
+-- periods, and how they would move in is said where it matters.
+CREATE FUNCTION uuidv7_internal.uuidv7_doctor_default_rows()
+RETURNS TABLE (severity pg_catalog.text, object pg_catalog.text, problem pg_catalog.text, fix pg_catalog.text)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+-- (its fix's times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
+AS $function$
+DECLARE
+	t record;
+	has_rows boolean;
+	late_rows bigint;
+BEGIN
 	FOR t IN
 		SELECT pt.partrelid::regclass AS parent, pt.partdefid::regclass AS default_partition, a.attname AS key_column,
 			(SELECT p.lower_bound FROM @extschema@.uuidv7_partitions(pt.partrelid) p
@@ -154,9 +164,25 @@ BEGIN
 			END IF;
 		END IF;
 	END LOOP;
+END
+$function$;
 
-	-- plain tables whose adoption stopped after their bounds were set: they
-	-- refuse rows from the end of their bounds on
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_doctor_default_rows() IS
+'uuidv7_doctor''s check of DEFAULT partitions that hold rows: late rows of retired periods, rows waiting for their periods, and how they would move in (by DELETE and INSERT, or not at all where foreign keys reference the table)';
+
+-- The doctor's check of plain tables whose adoption stopped after their
+-- bounds were set: they refuse rows from the end of their bounds on.
+CREATE FUNCTION uuidv7_internal.uuidv7_doctor_stopped_adoptions()
+RETURNS TABLE (severity pg_catalog.text, object pg_catalog.text, problem pg_catalog.text, fix pg_catalog.text)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+-- (its fix's times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
+AS $function$
+DECLARE
+	t record;
+BEGIN
 	FOR t IN
 		SELECT c.conrelid::regclass AS tbl,
 			(regexp_match(pg_get_constraintdef(c.oid), '''([0-9a-f-]{36})''.*''([0-9a-f-]{36})'''))[2]::uuid AS upper_bound
@@ -170,10 +196,26 @@ BEGIN
 		fix := format('CALL uuidv7_adopt_table(%L, ...) again, with the same step, to finish it', t.tbl::text);
 		RETURN NEXT;
 	END LOOP;
+END
+$function$;
 
-	-- foreign keys to a table partitioned on a uuid key left NOT VALID (an
-	-- adoption stopped before it validated those it re-made): new rows are
-	-- checked, the rows from before are not yet
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_doctor_stopped_adoptions() IS
+'uuidv7_doctor''s check of tables whose adoption by uuidv7_adopt_table stopped before the swap, which refuse rows from the end of their bounds on';
+
+-- The doctor's check of foreign keys to a table partitioned on a uuid key
+-- left NOT VALID (an adoption stopped before it validated those it
+-- re-made): new rows are checked, the rows from before are not yet.
+CREATE FUNCTION uuidv7_internal.uuidv7_doctor_not_valid_keys()
+RETURNS TABLE (severity pg_catalog.text, object pg_catalog.text, problem pg_catalog.text, fix pg_catalog.text)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+-- (its fix's times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
+AS $function$
+DECLARE
+	t record;
+BEGIN
 	FOR t IN
 		SELECT c.conrelid::regclass AS holder, c.conname, c.confrelid::regclass AS referenced
 		FROM pg_constraint c
@@ -192,11 +234,28 @@ BEGIN
 		fix := format('ALTER TABLE %s VALIDATE CONSTRAINT %I;', t.holder, t.conname);
 		RETURN NEXT;
 	END LOOP;
+END
+$function$;
 
-	-- tables of a million rows or more keyed by a uuid whose histogram keeps
-	-- the default number of buckets: PostgreSQL cannot interpolate inside a
-	-- bucket of uuids, so a time range narrower than one bucket is
-	-- estimated at one row (BENCHMARKS.md section 12)
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_doctor_not_valid_keys() IS
+'uuidv7_doctor''s check of foreign keys to a table partitioned on a uuid key left NOT VALID, with the statement that validates each';
+
+-- The doctor's check of statistics: tables of a million rows or more keyed
+-- by a uuid whose histogram keeps the default number of buckets:
+-- PostgreSQL cannot interpolate inside a bucket of uuids, so a time range
+-- narrower than one bucket is estimated at one row (BENCHMARKS.md section
+-- 12).
+CREATE FUNCTION uuidv7_internal.uuidv7_doctor_statistics()
+RETURNS TABLE (severity pg_catalog.text, object pg_catalog.text, problem pg_catalog.text, fix pg_catalog.text)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+-- (its fix's times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
+AS $function$
+DECLARE
+	t record;
+BEGIN
 	IF current_setting('default_statistics_target')::int < 1000 THEN
 		FOR t IN
 			SELECT c.oid::regclass AS tbl, a.attname, c.relkind = 'p' AS partitioned,
@@ -223,8 +282,26 @@ BEGIN
 			RETURN NEXT;
 		END LOOP;
 	END IF;
+END
+$function$;
 
-	-- uuidv7_time_ops members that pg_upgrade dropped
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_doctor_statistics() IS
+'uuidv7_doctor''s check of tables of a million rows or more keyed by a uuid whose histogram keeps the default number of buckets, too few for the planner to estimate narrow time ranges';
+
+-- The doctor's check of uuidv7_time_ops: its members that pg_upgrade
+-- dropped from PostgreSQL's operator families.
+CREATE FUNCTION uuidv7_internal.uuidv7_doctor_time_ops()
+RETURNS TABLE (severity pg_catalog.text, object pg_catalog.text, problem pg_catalog.text, fix pg_catalog.text)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+-- (its fix's times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
+AS $function$
+DECLARE
+	t record;
+	time_ops_schema name;
+BEGIN
 	SELECT n.nspname INTO time_ops_schema
 	FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'uuidv7_time_ops';
 	IF time_ops_schema IS NOT NULL THEN
@@ -236,9 +313,26 @@ BEGIN
 			RETURN NEXT;
 		END LOOP;
 	END IF;
+END
+$function$;
 
-	-- public ids: a key file refused or without this database's keys (by
-	-- fingerprint, never the keys; only for those who may see that)
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_doctor_time_ops() IS
+'uuidv7_doctor''s check of uuidv7_time_ops members missing from PostgreSQL''s operator families (as pg_upgrade leaves them), with the call that repairs them';
+
+-- The doctor's check of public ids: a key file refused or without this
+-- database's keys, an ff1 scheme without OpenSSL, keys being rotated (by
+-- fingerprint, never the keys; only for those who may see that).
+CREATE FUNCTION uuidv7_internal.uuidv7_doctor_public_ids()
+RETURNS TABLE (severity pg_catalog.text, object pg_catalog.text, problem pg_catalog.text, fix pg_catalog.text)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+-- (its fix's times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
+AS $function$
+DECLARE
+	t record;
+BEGIN
 	IF (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = current_user)
 		OR pg_has_role(current_user, 'pg_read_all_settings', 'USAGE') THEN
 		SELECT * INTO t FROM @extschema@.uuidv7_public_id_state();
@@ -282,11 +376,27 @@ BEGIN
 			RETURN NEXT;
 		END IF;
 	END IF;
+END
+$function$;
 
-	-- policies: a run that failed, or none for twice the worker's interval
-	-- where the worker maintains this database, for more than a day where
-	-- it does not (a scheduler runs it, daily at least); and the tables whose
-	-- grid cannot be read from their partitions, nor is recorded
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_doctor_public_ids() IS
+'uuidv7_doctor''s check of public ids, for superusers and pg_read_all_settings members: a key file refused, unread or without this database''s keys, the ff1 scheme without OpenSSL, keys being rotated';
+
+-- The doctor's check of policies: a run that failed, or none for twice the
+-- worker's interval where the worker maintains this database, for more
+-- than a day where it does not (a scheduler runs it, daily at least).
+CREATE FUNCTION uuidv7_internal.uuidv7_doctor_policies()
+RETURNS TABLE (severity pg_catalog.text, object pg_catalog.text, problem pg_catalog.text, fix pg_catalog.text)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+-- (its fix's times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
+AS $function$
+DECLARE
+	t record;
+	worker_every interval := uuidv7_internal.uuidv7_worker_interval();
+BEGIN
 	FOR t IN
 		SELECT p.parent, p.last_run, p.last_run_ok, p.last_error, h.sqlstate, h.hint
 		FROM @extschema@.uuidv7_partition_policies p
@@ -329,10 +439,27 @@ BEGIN
 			RETURN NEXT;
 		END IF;
 	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_doctor_policies() IS
+'uuidv7_doctor''s check of partition policies: a maintenance run that failed, or none for too long, with what to fix (the worker''s role, its rights, a scheduler)';
+
+-- The doctor's check of the databases the worker is told to maintain that
+-- do not exist (it reads the list as PostgreSQL reads one of names:
+-- unquoted ones in lower case).  The SQL edition has no worker: none.
+CREATE FUNCTION uuidv7_internal.uuidv7_doctor_worker_databases()
+RETURNS TABLE (severity pg_catalog.text, object pg_catalog.text, problem pg_catalog.text, fix pg_catalog.text)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+-- (its fix's times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
+AS $function$
+DECLARE
+	t record;
+BEGIN
 --#if c
-	-- the databases the worker is told to maintain that do not exist (it
-	-- reads the list as PostgreSQL reads one of names: unquoted ones in
-	-- lower case)
 	IF current_setting('uuidv7.maintenance_role', true) <> '' THEN
 		FOR t IN
 			SELECT d.name
@@ -348,8 +475,29 @@ BEGIN
 			RETURN NEXT;
 		END LOOP;
 	END IF;
+--#else
+	-- (the SQL edition has no worker)
+	RETURN;
 --#endif
-	-- periods retired for an archive and not attached to it yet
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_doctor_worker_databases() IS
+'uuidv7_doctor''s check of the databases uuidv7.maintenance_databases names that do not exist (none in the SQL edition, which has no worker)';
+
+-- The doctor's check of periods retired for an archive and not attached
+-- to it yet.
+CREATE FUNCTION uuidv7_internal.uuidv7_doctor_archive_pending()
+RETURNS TABLE (severity pg_catalog.text, object pg_catalog.text, problem pg_catalog.text, fix pg_catalog.text)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+-- (its fix's times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
+AS $function$
+DECLARE
+	t record;
+BEGIN
 	FOR t IN
 		SELECT c.oid::regclass AS tbl, obj_description(k.oid, 'pg_constraint') AS archive
 		FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
@@ -363,6 +511,25 @@ BEGIN
 		fix := format('SELECT * FROM uuidv7_archive_partitions(%L); (its action says why one stays out)', t.archive);
 		RETURN NEXT;
 	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_doctor_archive_pending() IS
+'uuidv7_doctor''s check of periods retired for an archive and not attached to it yet, with the call that attaches them';
+
+-- The doctor's check of grids: the tables partitioned on a uuid key whose
+-- grid cannot be read from their partitions, nor is recorded.
+CREATE FUNCTION uuidv7_internal.uuidv7_doctor_grids()
+RETURNS TABLE (severity pg_catalog.text, object pg_catalog.text, problem pg_catalog.text, fix pg_catalog.text)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+-- (its fix's times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
+AS $function$
+DECLARE
+	t record;
+BEGIN
 	FOR t IN
 		SELECT c.oid::regclass AS parent, g.problem
 		FROM pg_class c JOIN pg_partitioned_table pt ON pt.partrelid = c.oid
@@ -384,8 +551,25 @@ BEGIN
 					  t.parent::text, t.parent::text);
 		RETURN NEXT;
 	END LOOP;
+END
+$function$;
 
-	-- Citus tables distributed by a column of a domain over uuid such as uuid7
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_doctor_grids() IS
+'uuidv7_doctor''s check of tables partitioned on a uuid key whose partition grid cannot be read from their partitions nor is recorded, with how to record one';
+
+-- The doctor's check of Citus tables distributed by a column of a domain
+-- over uuid such as uuid7.
+CREATE FUNCTION uuidv7_internal.uuidv7_doctor_citus()
+RETURNS TABLE (severity pg_catalog.text, object pg_catalog.text, problem pg_catalog.text, fix pg_catalog.text)
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+-- (its fix's times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
+AS $function$
+DECLARE
+	t record;
+BEGIN
 	IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
 		FOR t IN EXECUTE
 			'SELECT d.logicalrelid::regclass AS tbl, a.attname, a.atttypid::regtype AS typ
@@ -406,6 +590,37 @@ BEGIN
 		END LOOP;
 	END IF;
 END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_doctor_citus() IS
+'uuidv7_doctor''s check of Citus tables distributed by a column of a domain over uuid such as uuid7, which Citus cannot find rows of by a uuid';
+
+-- A health check of what the extension is used for, on what the calling
+-- role may read: each finding with how bad it is, what it is about, what is
+-- wrong and how to fix it.  Read-only.
+CREATE FUNCTION uuidv7_doctor(OUT severity pg_catalog.text, OUT object pg_catalog.text,
+							  OUT problem pg_catalog.text, OUT fix pg_catalog.text)
+RETURNS SETOF record
+LANGUAGE sql STABLE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+-- (the fixes' times and steps read the same in any session)
+SET DateStyle = 'ISO, YMD'
+SET IntervalStyle = 'postgres'
+-- (each check's rows in the order it finds them, the checks in this
+-- order: the arms of a UNION ALL are read one after another)
+AS $function$
+SELECT * FROM uuidv7_internal.uuidv7_doctor_partitions_ahead()
+UNION ALL SELECT * FROM uuidv7_internal.uuidv7_doctor_default_rows()
+UNION ALL SELECT * FROM uuidv7_internal.uuidv7_doctor_stopped_adoptions()
+UNION ALL SELECT * FROM uuidv7_internal.uuidv7_doctor_not_valid_keys()
+UNION ALL SELECT * FROM uuidv7_internal.uuidv7_doctor_statistics()
+UNION ALL SELECT * FROM uuidv7_internal.uuidv7_doctor_time_ops()
+UNION ALL SELECT * FROM uuidv7_internal.uuidv7_doctor_public_ids()
+UNION ALL SELECT * FROM uuidv7_internal.uuidv7_doctor_policies()
+UNION ALL SELECT * FROM uuidv7_internal.uuidv7_doctor_worker_databases()
+UNION ALL SELECT * FROM uuidv7_internal.uuidv7_doctor_archive_pending()
+UNION ALL SELECT * FROM uuidv7_internal.uuidv7_doctor_grids()
+UNION ALL SELECT * FROM uuidv7_internal.uuidv7_doctor_citus();
 $function$;
 
 COMMENT ON FUNCTION uuidv7_doctor() IS

@@ -163,6 +163,32 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_policy_views
 
+-- the doctor: one function a check, and their union
+
+--#object uuidv7_internal.uuidv7_doctor_partitions_ahead
+
+--#object uuidv7_internal.uuidv7_doctor_default_rows
+
+--#object uuidv7_internal.uuidv7_doctor_stopped_adoptions
+
+--#object uuidv7_internal.uuidv7_doctor_not_valid_keys
+
+--#object uuidv7_internal.uuidv7_doctor_statistics
+
+--#object uuidv7_internal.uuidv7_doctor_time_ops
+
+--#object uuidv7_internal.uuidv7_doctor_public_ids
+
+--#object uuidv7_internal.uuidv7_doctor_policies
+
+--#object uuidv7_internal.uuidv7_doctor_worker_databases
+
+--#object uuidv7_internal.uuidv7_doctor_archive_pending
+
+--#object uuidv7_internal.uuidv7_doctor_grids
+
+--#object uuidv7_internal.uuidv7_doctor_citus
+
 --#object uuidv7_doctor
 
 --#object uuidv7_uuid_smaller
