@@ -40,90 +40,22 @@ COMMENT ON FUNCTION uuidv7_internal.uuidv7_forbid_transaction_block(pg_catalog.t
 -- under SHARE UPDATE EXCLUSIVE, beside reads and writes, and ACCESS EXCLUSIVE
 -- is held only for the catalog swap.
 
--- Step 1: what the table is checked for before anything changes, and what
--- the other steps need to know of it.
-CREATE FUNCTION uuidv7_internal.uuidv7_adopt_check(tbl pg_catalog.regclass,
-								   OUT table_name pg_catalog.name,
-								   OUT key_column pg_catalog.name,
-								   OUT plain_uuid pg_catalog.bool)
+-- What of adoption's refusal rules a table breaks: the objects that point
+-- at it and cannot follow it to the partitioned table (uuidv7_adopt_swap
+-- carries views, triggers, foreign keys either way, owned sequences,
+-- publications and the replica identity), each named, '; '-separated;
+-- NULL where there are none.  rule_name is the adoption's own CHECK of
+-- version 7, which a stopped call leaves.
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_blockers(tbl pg_catalog.regclass, rule_name pg_catalog.text)
+RETURNS pg_catalog.text
 LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
-	rule_name text;
-	schema_name name;
-	relkind "char";
-	key_type oid;
-	kept_name text;
+	blockers text;
+	published text;
 BEGIN
-	SELECT n.nspname, c.relname, c.relkind INTO schema_name, table_name, relkind
-	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = tbl;
-	IF relkind <> 'r' OR EXISTS (SELECT FROM pg_inherits WHERE inhrelid = tbl OR inhparent = tbl) THEN
-		RAISE EXCEPTION 'table "%" is not a plain table', table_name
-			USING ERRCODE = 'wrong_object_type',
-				  DETAIL = 'Only a table that is neither partitioned nor a partition nor in an inheritance tree can be adopted.';
-	END IF;
-	SELECT a.attname, a.atttypid INTO key_column, key_type
-	FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-	WHERE i.indrelid = tbl AND i.indisprimary AND i.indnatts = 1;
-	plain_uuid := key_type = 'pg_catalog.uuid'::regtype;
-	WHILE key_type IS NOT NULL AND key_type <> 'pg_catalog.uuid'::regtype LOOP
-		SELECT nullif(typbasetype, 0) INTO key_type FROM pg_type WHERE oid = key_type;
-	END LOOP;
-	IF key_type IS NULL THEN
-		RAISE EXCEPTION 'table "%" has no primary key of a single uuid column', table_name
-			USING ERRCODE = 'wrong_object_type',
-				  HINT = 'A table keyed by bigserial or by version 4 UUIDs takes UUIDv7 keys first: see "From bigserial or version 4 keys" in docs/migrating.md.';
-	END IF;
-	-- (the partitioned table would number its rows anew: an identity column
-	-- becomes a column with a sequence default of its own first)
-	SELECT a.attname INTO kept_name FROM pg_attribute a
-	WHERE a.attrelid = tbl AND a.attidentity <> '' AND NOT a.attisdropped ORDER BY a.attnum LIMIT 1;
-	IF kept_name IS NOT NULL THEN
-		RAISE EXCEPTION 'table "%" has an identity column', table_name
-			USING ERRCODE = 'feature_not_supported',
-				  DETAIL = format('Column %I is an identity column.', kept_name),
-				  HINT = format('Give it a sequence of its own first (DROP IDENTITY drops the identity''s sequence): '
-								'CREATE SEQUENCE %1$s; SELECT setval(%2$L, (SELECT max(%3$I) FROM %4$s)); '
-								'ALTER TABLE %4$s ALTER COLUMN %3$I DROP IDENTITY, ALTER COLUMN %3$I SET DEFAULT nextval(%2$L); '
-								'ALTER SEQUENCE %1$s OWNED BY %4$s.%3$I;',
-								format('%I.%I', schema_name, left(table_name || '_' || kept_name, 52) || '_serial_seq'),
-								format('%I.%I', schema_name, left(table_name || '_' || kept_name, 52) || '_serial_seq'),
-								kept_name, tbl);
-	END IF;
-	IF (SELECT c.reloftype <> 0 OR c.relpersistence = 't' FROM pg_class c WHERE c.oid = tbl) THEN
-		RAISE EXCEPTION 'table "%" is a typed or temporary table', table_name
-			USING ERRCODE = 'wrong_object_type',
-				  DETAIL = 'Such a table cannot be a partition.';
-	END IF;
-	-- a partitioned table's unique indexes must hold its key, and (before
-	-- PostgreSQL 17) it can have no exclusion constraint: refused here, before
-	-- anything changes, rather than by the swap, after the bounds are set
-	SELECT string_agg(format('%I', c.relname), ', ' ORDER BY c.relname) INTO kept_name
-	FROM pg_index i
-		JOIN pg_class c ON c.oid = i.indexrelid
-		JOIN pg_attribute a ON a.attrelid = tbl AND a.attname = key_column
-	WHERE i.indrelid = tbl AND NOT i.indisprimary AND (i.indisunique OR i.indisexclusion)
-		AND (i.indisexclusion OR i.indpred IS NOT NULL OR i.indexprs IS NOT NULL
-			 OR NOT a.attnum = ANY ((i.indkey::int2[])[0:i.indnkeyatts - 1]));
-	IF kept_name IS NOT NULL THEN
-		RAISE EXCEPTION 'table "%" has unique or exclusion indexes that a table partitioned on "%" cannot have', table_name, key_column
-			USING ERRCODE = 'feature_not_supported',
-				  DETAIL = format('Indexes: %s.', kept_name),
-				  HINT = format('A unique index of a partitioned table must hold its partition key "%s" as a column, with no predicate or expression; an exclusion constraint is not supported. Add the key to them, or drop them, first.', key_column);
-	END IF;
-	-- (the name of the CHECK of version 7 adoption gives a plain uuid key:
-	-- uuidv7_adopt_table's)
-	rule_name := table_name || '_uuidv7_key';
-	WHILE octet_length(rule_name) > 63 LOOP
-		rule_name := left(rule_name, -1);
-	END LOOP;
-
-	-- what points at the table follows it to the partitioned table
-	-- (uuidv7_adopt_swap): views, triggers, foreign keys either way, owned
-	-- sequences, publications, the replica identity.  What cannot is
-	-- refused here, before anything changes, each object named.
-	SELECT string_agg(what, '; ' ORDER BY what) INTO kept_name FROM (
+	SELECT string_agg(what, '; ' ORDER BY what) INTO blockers FROM (
 		-- a materialized view holds rows read from the table, and a rule of
 		-- another relation cannot be written again here
 		SELECT format('%s %s', CASE v.relkind WHEN 'm' THEN 'materialized view' ELSE 'rule ' || quote_ident(r.rulename) || ' of' END,
@@ -229,10 +161,100 @@ BEGIN
 				 SELECT format(''publication %I (publish_via_partition_root = false)'', p.pubname)
 				 FROM pg_publication_namespace n JOIN pg_publication p ON p.oid = n.pnpubid
 				 WHERE NOT p.pubviaroot AND n.pnnspid = (SELECT relnamespace FROM pg_class WHERE oid = $1)) w'
-			INTO table_name USING tbl;
-		kept_name := nullif(concat_ws('; ', kept_name, table_name), '');
-		SELECT c.relname INTO table_name FROM pg_class c WHERE c.oid = tbl;
+			INTO published USING tbl;
+		blockers := nullif(concat_ws('; ', blockers, published), '');
 	END IF;
+	RETURN blockers;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_blockers(pg_catalog.regclass, pg_catalog.text) IS
+'what keeps a table from adoption by uuidv7_adopt_table: the objects that point at it and cannot follow it to a partitioned table, named, or NULL (used by uuidv7_adopt_check)';
+
+-- Step 1: what the table is checked for before anything changes, and what
+-- the other steps need to know of it.
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_check(tbl pg_catalog.regclass,
+								   OUT table_name pg_catalog.name,
+								   OUT key_column pg_catalog.name,
+								   OUT plain_uuid pg_catalog.bool)
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	rule_name text;
+	schema_name name;
+	relkind "char";
+	key_type oid;
+	kept_name text;
+BEGIN
+	SELECT n.nspname, c.relname, c.relkind INTO schema_name, table_name, relkind
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = tbl;
+	IF relkind <> 'r' OR EXISTS (SELECT FROM pg_inherits WHERE inhrelid = tbl OR inhparent = tbl) THEN
+		RAISE EXCEPTION 'table "%" is not a plain table', table_name
+			USING ERRCODE = 'wrong_object_type',
+				  DETAIL = 'Only a table that is neither partitioned nor a partition nor in an inheritance tree can be adopted.';
+	END IF;
+	SELECT a.attname, a.atttypid INTO key_column, key_type
+	FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+	WHERE i.indrelid = tbl AND i.indisprimary AND i.indnatts = 1;
+	plain_uuid := key_type = 'pg_catalog.uuid'::regtype;
+	WHILE key_type IS NOT NULL AND key_type <> 'pg_catalog.uuid'::regtype LOOP
+		SELECT nullif(typbasetype, 0) INTO key_type FROM pg_type WHERE oid = key_type;
+	END LOOP;
+	IF key_type IS NULL THEN
+		RAISE EXCEPTION 'table "%" has no primary key of a single uuid column', table_name
+			USING ERRCODE = 'wrong_object_type',
+				  HINT = 'A table keyed by bigserial or by version 4 UUIDs takes UUIDv7 keys first: see "From bigserial or version 4 keys" in docs/migrating.md.';
+	END IF;
+	-- (the partitioned table would number its rows anew: an identity column
+	-- becomes a column with a sequence default of its own first)
+	SELECT a.attname INTO kept_name FROM pg_attribute a
+	WHERE a.attrelid = tbl AND a.attidentity <> '' AND NOT a.attisdropped ORDER BY a.attnum LIMIT 1;
+	IF kept_name IS NOT NULL THEN
+		RAISE EXCEPTION 'table "%" has an identity column', table_name
+			USING ERRCODE = 'feature_not_supported',
+				  DETAIL = format('Column %I is an identity column.', kept_name),
+				  HINT = format('Give it a sequence of its own first (DROP IDENTITY drops the identity''s sequence): '
+								'CREATE SEQUENCE %1$s; SELECT setval(%2$L, (SELECT max(%3$I) FROM %4$s)); '
+								'ALTER TABLE %4$s ALTER COLUMN %3$I DROP IDENTITY, ALTER COLUMN %3$I SET DEFAULT nextval(%2$L); '
+								'ALTER SEQUENCE %1$s OWNED BY %4$s.%3$I;',
+								format('%I.%I', schema_name, left(table_name || '_' || kept_name, 52) || '_serial_seq'),
+								format('%I.%I', schema_name, left(table_name || '_' || kept_name, 52) || '_serial_seq'),
+								kept_name, tbl);
+	END IF;
+	IF (SELECT c.reloftype <> 0 OR c.relpersistence = 't' FROM pg_class c WHERE c.oid = tbl) THEN
+		RAISE EXCEPTION 'table "%" is a typed or temporary table', table_name
+			USING ERRCODE = 'wrong_object_type',
+				  DETAIL = 'Such a table cannot be a partition.';
+	END IF;
+	-- a partitioned table's unique indexes must hold its key, and (before
+	-- PostgreSQL 17) it can have no exclusion constraint: refused here, before
+	-- anything changes, rather than by the swap, after the bounds are set
+	SELECT string_agg(format('%I', c.relname), ', ' ORDER BY c.relname) INTO kept_name
+	FROM pg_index i
+		JOIN pg_class c ON c.oid = i.indexrelid
+		JOIN pg_attribute a ON a.attrelid = tbl AND a.attname = key_column
+	WHERE i.indrelid = tbl AND NOT i.indisprimary AND (i.indisunique OR i.indisexclusion)
+		AND (i.indisexclusion OR i.indpred IS NOT NULL OR i.indexprs IS NOT NULL
+			 OR NOT a.attnum = ANY ((i.indkey::int2[])[0:i.indnkeyatts - 1]));
+	IF kept_name IS NOT NULL THEN
+		RAISE EXCEPTION 'table "%" has unique or exclusion indexes that a table partitioned on "%" cannot have', table_name, key_column
+			USING ERRCODE = 'feature_not_supported',
+				  DETAIL = format('Indexes: %s.', kept_name),
+				  HINT = format('A unique index of a partitioned table must hold its partition key "%s" as a column, with no predicate or expression; an exclusion constraint is not supported. Add the key to them, or drop them, first.', key_column);
+	END IF;
+	-- (the name of the CHECK of version 7 adoption gives a plain uuid key:
+	-- uuidv7_adopt_table's)
+	rule_name := table_name || '_uuidv7_key';
+	WHILE octet_length(rule_name) > 63 LOOP
+		rule_name := left(rule_name, -1);
+	END LOOP;
+
+	-- what points at the table follows it to the partitioned table
+	-- (uuidv7_adopt_swap): views, triggers, foreign keys either way, owned
+	-- sequences, publications, the replica identity.  What cannot is
+	-- refused here, before anything changes, each object named.
+	kept_name := uuidv7_internal.uuidv7_adopt_blockers(tbl, rule_name);
 	IF kept_name IS NOT NULL THEN
 		RAISE EXCEPTION 'table "%" has objects that cannot follow it to a partitioned table', table_name
 			USING ERRCODE = 'feature_not_supported',
@@ -504,6 +526,47 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_swap(pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid, pg_catalog.interval) IS
 'step 3 of uuidv7_adopt_table: the catalog swap that makes the table the partition of [lower_bound, upper_bound) of a new partitioned table of its name, with its owner, comment, grants, row security and policies, the views, triggers, foreign keys, owned sequences, publications and replica identity that pointed at it, and a DEFAULT partition; returns the new table';
 
+-- Give a sequence of the adopted table to the partitioned table: ALTER
+-- SEQUENCE ... OWNED BY waits for a transaction that took a value of it, so
+-- it is tried in tries of 20 ms until lock_wait has passed, and a sequence
+-- not had by then is named in a WARNING for later.  (Not by
+-- uuidv7_lock_for_upkeep: LOCK TABLE refuses sequences, and a sequence not
+-- had is no error.)
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_hand_over_sequence(seq pg_catalog.regclass, parent pg_catalog.regclass,
+																column_name pg_catalog.name, lock_wait pg_catalog.interval)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	give_up timestamptz;
+	caller_timeout text := current_setting('lock_timeout');
+BEGIN
+	give_up := clock_timestamp() + lock_wait;
+	LOOP
+		BEGIN
+			PERFORM pg_catalog.set_config('lock_timeout', '20ms', true);
+			EXECUTE format('ALTER SEQUENCE %s OWNED BY %s.%I', seq, parent, column_name);
+			PERFORM pg_catalog.set_config('lock_timeout', caller_timeout, true);
+			EXIT;
+		EXCEPTION WHEN lock_not_available THEN
+			IF clock_timestamp() >= give_up THEN
+				PERFORM pg_catalog.set_config('lock_timeout', caller_timeout, true);
+				RAISE WARNING 'uuidv7_adopt_table: sequence % is still owned by the adopted table', seq
+					USING DETAIL = 'A transaction that took a value of it held it past lock_wait.',
+						  HINT = format('Run ALTER SEQUENCE %s OWNED BY %s.%I; later, before the adopted table is retired.',
+										seq, parent, column_name);
+				EXIT;
+			END IF;
+			PERFORM pg_sleep(0.01);
+		END;
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_hand_over_sequence(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.name, pg_catalog.interval) IS
+'step 4 of uuidv7_adopt_table: a sequence of the adopted table''s columns owned by the partitioned table''s column, tried in short tries for lock_wait, else a WARNING that names it';
+
 -- The steps, committing between them.  (No SET clause: a procedure with one
 -- cannot commit; each transaction sets its own search_path.)  Every lock
 -- that blocks the application is taken in short tries, giving up after
@@ -528,8 +591,6 @@ DECLARE
 	carried text;
 	made bigint;
 	owned record;
-	give_up timestamptz;
-	caller_timeout text := pg_catalog.current_setting('lock_timeout');
 	lower_bound uuid;
 	upper_bound uuid;
 	upper_time timestamptz;
@@ -672,25 +733,7 @@ BEGIN
 		WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass AND d.deptype = 'a'
 	LOOP
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-		give_up := clock_timestamp() + lock_wait;
-		LOOP
-			BEGIN
-				PERFORM pg_catalog.set_config('lock_timeout', '20ms', true);
-				EXECUTE format('ALTER SEQUENCE %s OWNED BY %s.%I', owned.seq, parent, owned.attname);
-				PERFORM pg_catalog.set_config('lock_timeout', caller_timeout, true);
-				EXIT;
-			EXCEPTION WHEN lock_not_available THEN
-				IF clock_timestamp() >= give_up THEN
-					PERFORM pg_catalog.set_config('lock_timeout', caller_timeout, true);
-					RAISE WARNING 'uuidv7_adopt_table: sequence % is still owned by the adopted table', owned.seq
-						USING DETAIL = 'A transaction that took a value of it held it past lock_wait.',
-							  HINT = format('Run ALTER SEQUENCE %s OWNED BY %s.%I; later, before the adopted table is retired.',
-											owned.seq, parent, owned.attname);
-					EXIT;
-				END IF;
-				PERFORM pg_sleep(0.01);
-			END;
-		END LOOP;
+		PERFORM uuidv7_internal.uuidv7_adopt_hand_over_sequence(owned.seq, parent, owned.attname, lock_wait);
 		COMMIT;
 	END LOOP;
 

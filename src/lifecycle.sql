@@ -259,6 +259,208 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_attach_period(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.uuid, pg_catalog.uuid) IS
 'attach a new period''s table, created empty in this transaction, moving in first the rows of its period that wait in the DEFAULT partition (used by uuidv7_create_partitions; parent and DEFAULT locked ACCESS EXCLUSIVE)';
 
+-- The periods of a span of a table's grid, in order, each with the
+-- partition that holds it (existing) or the name of the table to make for
+-- it; an error where that name is taken by another table (42P07) or the
+-- period would overlap a partition (42P17).  For uuidv7_create_partitions,
+-- which holds upkeep's turn on the table.
+CREATE FUNCTION uuidv7_internal.uuidv7_plan_span(parent pg_catalog.regclass, anchor pg_catalog.timestamptz,
+													step pg_catalog.interval, zone pg_catalog.text,
+													from_ts pg_catalog.timestamptz, upto_ts pg_catalog.timestamptz,
+													OUT partition_name pg_catalog.text,
+													OUT lower_bound pg_catalog.uuid,
+													OUT upper_bound pg_catalog.uuid,
+													OUT existing pg_catalog.bool)
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	parent_schema name;
+	parent_name name;
+	part record;
+	names regclass[];
+	los uuid[];
+	his uuid[];
+	n int;
+	k int := 1;
+BEGIN
+	SELECT n.nspname, c.relname INTO parent_schema, parent_name
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = parent;
+	-- The partitions there are, read once, in order of their bounds.  The
+	-- periods come in order too, and partitions never overlap, so one walk
+	-- finds for each period the partition with its bounds, or the first one
+	-- that reaches into it: k skips those that end before the period starts.
+	SELECT array_agg(p.partition ORDER BY p.lower_bound NULLS FIRST),
+		array_agg(p.lower_bound ORDER BY p.lower_bound NULLS FIRST),
+		array_agg(p.upper_bound ORDER BY p.lower_bound NULLS FIRST)
+	INTO names, los, his
+	FROM @extschema@.uuidv7_partitions(parent) p
+	-- (a partition without bounds is the DEFAULT one, also one made since a
+	-- REPEATABLE READ snapshot, which the C edition lists, as the planner
+	-- sees the table, and pg_partitioned_table at the snapshot does not)
+	WHERE p.partition IS DISTINCT FROM (SELECT nullif(d.partdefid, 0)::regclass FROM pg_partitioned_table d
+										WHERE d.partrelid = parent)
+		AND (p.lower_bound IS NOT NULL OR p.upper_bound IS NOT NULL);
+	n := coalesce(array_length(names, 1), 0);
+
+	FOR part IN
+		SELECT * FROM uuidv7_internal.uuidv7_period_ddl(parent_schema, parent_name, anchor, step, zone, from_ts, upto_ts)
+	LOOP
+		WHILE k <= n AND his[k] IS NOT NULL AND his[k] <= part.lower_bound LOOP
+			k := k + 1;
+		END LOOP;
+		IF k <= n AND los[k] = part.lower_bound AND his[k] = part.upper_bound THEN
+			partition_name := names[k]::text;
+			lower_bound := part.lower_bound;
+			upper_bound := part.upper_bound;
+			existing := true;
+			RETURN NEXT;
+			CONTINUE;
+		ELSIF to_regclass(part.partition_name) IS NOT NULL THEN
+			RAISE EXCEPTION 'relation % already exists and is not the partition of % for the period from % to %',
+				part.partition_name, parent,
+				@extschema@.uuidv7_timestamp(part.lower_bound), @extschema@.uuidv7_timestamp(part.upper_bound)
+				USING ERRCODE = 'duplicate_table',
+					  DETAIL = format('The period''s bounds are %s and %s.', part.lower_bound, part.upper_bound);
+		END IF;
+
+		-- PostgreSQL would refuse an overlap too, but name only the tables
+		IF k <= n AND (los[k] IS NULL OR los[k] < part.upper_bound) THEN
+			RAISE EXCEPTION 'partition % of % for the period from % to % would overlap partition %',
+				part.partition_name, parent,
+				@extschema@.uuidv7_timestamp(part.lower_bound), @extschema@.uuidv7_timestamp(part.upper_bound),
+				names[k]
+				USING ERRCODE = 'invalid_object_definition',
+					  DETAIL = CASE WHEN @extschema@.uuidv7_timestamp(los[k]) IS NOT NULL
+										 AND @extschema@.uuidv7_timestamp(his[k]) IS NOT NULL
+						  THEN format('Partition %s holds the period from %s to %s.', names[k],
+									  @extschema@.uuidv7_timestamp(los[k]), @extschema@.uuidv7_timestamp(his[k]))
+						  ELSE format('Partition %s has the bounds %s to %s.', names[k],
+									  coalesce(los[k]::text, 'MINVALUE'), coalesce(his[k]::text, 'MAXVALUE'))
+						  END;
+		END IF;
+		partition_name := part.partition_name;
+		lower_bound := part.lower_bound;
+		upper_bound := part.upper_bound;
+		existing := false;
+		RETURN NEXT;
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_plan_span(pg_catalog.regclass, pg_catalog.timestamptz, pg_catalog.interval, pg_catalog.text, pg_catalog.timestamptz, pg_catalog.timestamptz) IS
+'the periods of a span of a table''s grid, each with the partition that holds it or the name of the table to make (42P07 where that name is taken, 42P17 where it would overlap a partition); used by uuidv7_create_partitions';
+
+-- Make a period's table, standalone, as its partition will be, for
+-- uuidv7_create_partitions to attach.
+CREATE FUNCTION uuidv7_internal.uuidv7_make_period_table(parent pg_catalog.regclass, period_table pg_catalog.text,
+														 key_column pg_catalog.name, lower_bound pg_catalog.uuid,
+														 upper_bound pg_catalog.uuid)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	con record;
+BEGIN
+	PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_create_partitions', parent, format('making %s', period_table));
+	-- the period's table, standalone, as the partition will be: indexes
+	-- that ATTACH then attaches instead of building, the parent's CHECK
+	-- constraints as the parent has them (NOT VALID ones NOT VALID, since
+	-- rows that wait in DEFAULT need not satisfy them), and the bounds as
+	-- a CHECK that spares ATTACH a scan.  (ATTACH makes the foreign keys:
+	-- one made on the standalone table would stay a second, stray one.)
+	EXECUTE format('CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED'
+				   ' INCLUDING STORAGE INCLUDING COMMENTS INCLUDING INDEXES)', period_table, parent);
+	FOR con IN
+		SELECT c.conname, pg_get_constraintdef(c.oid) AS definition
+		FROM pg_constraint c
+		WHERE c.conrelid = parent AND c.contype = 'c' AND NOT c.convalidated ORDER BY c.conname
+	LOOP
+		EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', period_table, con.conname);
+		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I %s', period_table, con.conname, con.definition);
+	END LOOP;
+	EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_period CHECK (%I IS NOT NULL AND %I >= %L AND %I < %L)',
+				   period_table, key_column, key_column, lower_bound, key_column, upper_bound);
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_make_period_table(pg_catalog.regclass, pg_catalog.text, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid) IS
+'make the table of a period of a partitioned table, standalone, with the parent''s indexes and CHECK constraints and a CHECK of its bounds that spares ATTACH a scan (used by uuidv7_create_partitions)';
+
+-- Attach the tables uuidv7_create_partitions made for its periods (those
+-- of tables made), with the parent and its DEFAULT partition locked ACCESS
+-- EXCLUSIVE in short tries, moving in first the rows of each period that
+-- wait in DEFAULT; the rows each period took (0 for a period not made).
+CREATE FUNCTION uuidv7_internal.uuidv7_attach_periods(parent pg_catalog.regclass, default_partition pg_catalog.regclass,
+													  key_column pg_catalog.name, tables pg_catalog.text[],
+													  made pg_catalog.bool[], los pg_catalog.uuid[],
+													  his pg_catalog.uuid[], lock_wait pg_catalog.interval)
+RETURNS pg_catalog.int8[]
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	below regclass[];
+	related regclass[];
+	distributed bool := false;
+	moved int8[] := array_fill(0::int8, ARRAY[cardinality(tables)]);
+BEGIN
+	IF NOT true = ANY (made) THEN
+		RETURN moved;
+	END IF;
+	-- the moment the application waits for: short, and taken in short
+	-- tries; readers and writers that arrive meanwhile wait, then plan
+	-- with the new partitions.  ATTACH also locks the tables the parent's
+	-- foreign keys reference and those whose foreign keys reference it
+	-- (SHARE ROW EXCLUSIVE, to make their triggers): taken in the same
+	-- tries, so that it never waits for them while the parent is held.
+	SELECT coalesce(array_agg(DISTINCT t.rel), '{}') INTO related
+	FROM (SELECT c.confrelid AS rel FROM pg_constraint c
+		  WHERE c.conrelid = parent AND c.contype = 'f'
+		  UNION SELECT c.conrelid FROM pg_constraint c
+		  WHERE c.confrelid = parent AND c.contype = 'f' AND c.conparentid = 0) t
+	WHERE t.rel <> parent;
+	PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_create_partitions', parent,
+												 'waiting for the table and its DEFAULT partition');
+	-- (a DEFAULT that is itself partitioned: its partitions too, which
+	-- ATTACH locks as it scans them)
+	SELECT coalesce(array_agg(t.relid ORDER BY t.level, t.relid), '{}') INTO below
+	FROM pg_partition_tree(default_partition) t WHERE t.relid <> default_partition;
+	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent, default_partition] || below || related::regclass[],
+											   ARRAY['ACCESS EXCLUSIVE', 'ACCESS EXCLUSIVE']
+											   || array_fill('ACCESS EXCLUSIVE'::text, ARRAY[cardinality(below)])
+											   || array_fill('SHARE ROW EXCLUSIVE'::text, ARRAY[cardinality(related)]),
+											   lock_wait);
+	-- (a table Citus distributes keeps its rows in its shards, which only
+	-- its DML reaches: there they move by DELETE and INSERT)
+	IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL AND default_partition IS NOT NULL THEN
+		EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid = $1)'
+			INTO distributed USING parent;
+	END IF;
+	FOR slot IN 1..cardinality(tables) LOOP
+		CONTINUE WHEN NOT made[slot];
+		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_create_partitions', parent,
+													 format('attaching %s', tables[slot]));
+		IF distributed THEN
+			moved[slot] := uuidv7_internal.uuidv7_copy_waiting_rows(default_partition, tables[slot]::regclass,
+																	 key_column, los[slot], his[slot]);
+			EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
+						   parent, tables[slot], los[slot], his[slot]);
+		ELSE
+			moved[slot] := uuidv7_internal.uuidv7_attach_period(parent, tables[slot]::regclass,
+																 los[slot], his[slot]);
+		END IF;
+		EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_period', tables[slot]);
+	END LOOP;
+	RETURN moved;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_attach_periods(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.name, pg_catalog.text[], pg_catalog.bool[], pg_catalog.uuid[], pg_catalog.uuid[], pg_catalog.interval) IS
+'lock a partitioned table and its DEFAULT partition in short tries and attach the tables made for its periods, moving in the rows of each that wait in DEFAULT; the rows each took (used by uuidv7_create_partitions)';
+
 -- Create the partitions of a span that do not exist yet.  A partition with
 -- exactly a period's bounds counts as existing whatever its name.
 --
@@ -304,33 +506,33 @@ LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
-	below regclass[];
 	checked record;
-	part record;
-	con record;
 	default_partition regclass;
-	distributed bool := false;
-	related regclass[];
-	names regclass[];
+	key_column name;
+	grid record;
+	-- the periods of the span, in order (uuidv7_plan_span): each one's
+	-- table, whether it is made here (where no partition holds the period
+	-- yet), its bounds, and the rows it took from the DEFAULT partition
+	-- (uuidv7_attach_periods)
+	tables text[];
+	made bool[];
 	los uuid[];
 	his uuid[];
+	moved_rows int8[];
 	n int;
-	k int := 1;
-	key_column name;
-	-- what is reported, period by period, and the periods still to attach
-	out_name text[] := '{}';
-	out_created bool[] := '{}';
-	out_moved int8[] := '{}';
-	pending int[] := '{}';
-	pending_lo uuid[] := '{}';
-	pending_hi uuid[] := '{}';
-	slot int;
-	grid record;
+	-- (the steps, each a function of its own: the periods planned under
+	-- upkeep's turn, each one's table made standalone beside readers and
+	-- writers (uuidv7_make_period_table), then all attached at once under
+	-- the locks that the application waits for, in short tries
+	-- (uuidv7_attach_periods))
 BEGIN
 	-- (as a STRICT function would: step and zone may be NULL)
 	IF parent IS NULL OR from_ts IS NULL OR upto_ts IS NULL OR lock_wait IS NULL THEN
 		RETURN;
 	END IF;
+	-- (this check is line 31 of the body, which the CONTEXT of its error
+	-- names, as expected/partition.out shows: the lines above it keep their
+	-- number)
 	-- the parent checked first, by an assignment (an error names no SQL of ours)
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
 	PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_create_partitions', parent, 'waiting for upkeep''s turn on the table');
@@ -357,137 +559,22 @@ BEGIN
 		JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
 	WHERE p.partrelid = parent;
 
-	-- The partitions there are, read once, in order of their bounds.  The
-	-- periods come in order too, and partitions never overlap, so one walk
-	-- finds for each period the partition with its bounds, or the first one
-	-- that reaches into it: k skips those that end before the period starts.
-	SELECT array_agg(p.partition ORDER BY p.lower_bound NULLS FIRST),
-		array_agg(p.lower_bound ORDER BY p.lower_bound NULLS FIRST),
-		array_agg(p.upper_bound ORDER BY p.lower_bound NULLS FIRST)
-	INTO names, los, his
-	FROM @extschema@.uuidv7_partitions(parent) p
-	-- (a partition without bounds is the DEFAULT one, also one made since a
-	-- REPEATABLE READ snapshot, which the C edition lists, as the planner
-	-- sees the table, and pg_partitioned_table at the snapshot does not)
-	WHERE p.partition IS DISTINCT FROM default_partition
-		AND (p.lower_bound IS NOT NULL OR p.upper_bound IS NOT NULL);
-	n := coalesce(array_length(names, 1), 0);
-
-	FOR part IN
-		SELECT * FROM uuidv7_internal.uuidv7_period_ddl(checked.parent_schema, checked.parent_name,
-														grid.anchor, grid.step, grid.zone, from_ts, upto_ts)
-	LOOP
-		WHILE k <= n AND his[k] IS NOT NULL AND his[k] <= part.lower_bound LOOP
-			k := k + 1;
-		END LOOP;
-		IF k <= n AND los[k] = part.lower_bound AND his[k] = part.upper_bound THEN
-			out_name := out_name || names[k]::text;
-			out_created := out_created || false;
-			out_moved := out_moved || 0::int8;
-			CONTINUE;
-		ELSIF to_regclass(part.partition_name) IS NOT NULL THEN
-			RAISE EXCEPTION 'relation % already exists and is not the partition of % for the period from % to %',
-				part.partition_name, parent,
-				@extschema@.uuidv7_timestamp(part.lower_bound), @extschema@.uuidv7_timestamp(part.upper_bound)
-				USING ERRCODE = 'duplicate_table',
-					  DETAIL = format('The period''s bounds are %s and %s.', part.lower_bound, part.upper_bound);
-		END IF;
-
-		-- PostgreSQL would refuse an overlap too, but name only the tables
-		IF k <= n AND (los[k] IS NULL OR los[k] < part.upper_bound) THEN
-			RAISE EXCEPTION 'partition % of % for the period from % to % would overlap partition %',
-				part.partition_name, parent,
-				@extschema@.uuidv7_timestamp(part.lower_bound), @extschema@.uuidv7_timestamp(part.upper_bound),
-				names[k]
-				USING ERRCODE = 'invalid_object_definition',
-					  DETAIL = CASE WHEN @extschema@.uuidv7_timestamp(los[k]) IS NOT NULL
-										 AND @extschema@.uuidv7_timestamp(his[k]) IS NOT NULL
-						  THEN format('Partition %s holds the period from %s to %s.', names[k],
-									  @extschema@.uuidv7_timestamp(los[k]), @extschema@.uuidv7_timestamp(his[k]))
-						  ELSE format('Partition %s has the bounds %s to %s.', names[k],
-									  coalesce(los[k]::text, 'MINVALUE'), coalesce(his[k]::text, 'MAXVALUE'))
-						  END;
-		END IF;
-
-		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_create_partitions', parent,
-													 format('making %s', part.partition_name));
-		-- the period's table, standalone, as the partition will be: indexes
-		-- that ATTACH then attaches instead of building, the parent's CHECK
-		-- constraints as the parent has them (NOT VALID ones NOT VALID, since
-		-- rows that wait in DEFAULT need not satisfy them), and the bounds as
-		-- a CHECK that spares ATTACH a scan.  (ATTACH makes the foreign keys:
-		-- one made on the standalone table would stay a second, stray one.)
-		EXECUTE format('CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED'
-					   ' INCLUDING STORAGE INCLUDING COMMENTS INCLUDING INDEXES)', part.partition_name, parent);
-		FOR con IN
-			SELECT c.conname, pg_get_constraintdef(c.oid) AS definition
-			FROM pg_constraint c
-			WHERE c.conrelid = parent AND c.contype = 'c' AND NOT c.convalidated ORDER BY c.conname
-		LOOP
-			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', part.partition_name, con.conname);
-			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I %s', part.partition_name, con.conname, con.definition);
-		END LOOP;
-		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_period CHECK (%I IS NOT NULL AND %I >= %L AND %I < %L)',
-					   part.partition_name, key_column, key_column, part.lower_bound, key_column, part.upper_bound);
-		out_name := out_name || part.partition_name;
-		out_created := out_created || true;
-		out_moved := out_moved || 0::int8;
-		pending := pending || array_length(out_name, 1);
-		pending_lo := pending_lo || part.lower_bound;
-		pending_hi := pending_hi || part.upper_bound;
+	SELECT coalesce(array_agg(p.partition_name ORDER BY p.k), '{}'), coalesce(array_agg(NOT p.existing ORDER BY p.k), '{}'),
+		coalesce(array_agg(p.lower_bound ORDER BY p.k), '{}'), coalesce(array_agg(p.upper_bound ORDER BY p.k), '{}')
+	INTO tables, made, los, his
+	FROM uuidv7_internal.uuidv7_plan_span(parent, grid.anchor, grid.step, grid.zone, from_ts, upto_ts)
+		WITH ORDINALITY AS p(partition_name, lower_bound, upper_bound, existing, k);
+	n := cardinality(tables);
+	FOR i IN 1 .. n LOOP
+		CONTINUE WHEN NOT made[i];
+		PERFORM uuidv7_internal.uuidv7_make_period_table(parent, tables[i], key_column, los[i], his[i]);
 	END LOOP;
+	moved_rows := uuidv7_internal.uuidv7_attach_periods(parent, default_partition, key_column, tables, made, los, his, lock_wait);
 
-	IF array_length(pending, 1) > 0 THEN
-		-- the moment the application waits for: short, and taken in short
-		-- tries; readers and writers that arrive meanwhile wait, then plan
-		-- with the new partitions.  ATTACH also locks the tables the parent's
-		-- foreign keys reference and those whose foreign keys reference it
-		-- (SHARE ROW EXCLUSIVE, to make their triggers): taken in the same
-		-- tries, so that it never waits for them while the parent is held.
-		SELECT coalesce(array_agg(DISTINCT t.rel), '{}') INTO related
-		FROM (SELECT c.confrelid AS rel FROM pg_constraint c
-			  WHERE c.conrelid = parent AND c.contype = 'f'
-			  UNION SELECT c.conrelid FROM pg_constraint c
-			  WHERE c.confrelid = parent AND c.contype = 'f' AND c.conparentid = 0) t
-		WHERE t.rel <> parent;
-		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_create_partitions', parent,
-													 'waiting for the table and its DEFAULT partition');
-		-- (a DEFAULT that is itself partitioned: its partitions too, which
-		-- ATTACH locks as it scans them)
-		SELECT coalesce(array_agg(t.relid ORDER BY t.level, t.relid), '{}') INTO below
-		FROM pg_partition_tree(default_partition) t WHERE t.relid <> default_partition;
-		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent, default_partition] || below || related::regclass[],
-												   ARRAY['ACCESS EXCLUSIVE', 'ACCESS EXCLUSIVE']
-												   || array_fill('ACCESS EXCLUSIVE'::text, ARRAY[cardinality(below)])
-												   || array_fill('SHARE ROW EXCLUSIVE'::text, ARRAY[cardinality(related)]),
-												   lock_wait);
-		-- (a table Citus distributes keeps its rows in its shards, which only
-		-- its DML reaches: there they move by DELETE and INSERT)
-		IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL AND default_partition IS NOT NULL THEN
-			EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid = $1)'
-				INTO distributed USING parent;
-		END IF;
-		FOR j IN 1..array_length(pending, 1) LOOP
-			slot := pending[j];
-			PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_create_partitions', parent,
-														 format('attaching %s', out_name[slot]));
-			IF distributed THEN
-				out_moved[slot] := uuidv7_internal.uuidv7_copy_waiting_rows(default_partition, out_name[slot]::regclass,
-																		 key_column, pending_lo[j], pending_hi[j]);
-				EXECUTE format('ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%L) TO (%L)',
-							   parent, out_name[slot], pending_lo[j], pending_hi[j]);
-			ELSE
-				out_moved[slot] := uuidv7_internal.uuidv7_attach_period(parent, out_name[slot]::regclass,
-																	 pending_lo[j], pending_hi[j]);
-			END IF;
-			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_period', out_name[slot]);
-		END LOOP;
-	END IF;
-
-	FOR slot IN 1..coalesce(array_length(out_name, 1), 0) LOOP
-		partition_name := out_name[slot];
-		created := out_created[slot];
-		moved := out_moved[slot];
+	FOR slot IN 1 .. n LOOP
+		partition_name := tables[slot];
+		created := made[slot];
+		moved := moved_rows[slot];
 		RETURN NEXT;
 	END LOOP;
 END

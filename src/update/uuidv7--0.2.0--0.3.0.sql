@@ -106,6 +106,12 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_internal.uuidv7_attach_period
 
+--#object uuidv7_internal.uuidv7_plan_span
+
+--#object uuidv7_internal.uuidv7_make_period_table
+
+--#object uuidv7_internal.uuidv7_attach_periods
+
 --#object uuidv7_create_partitions
 
 --#object uuidv7_partitions
@@ -118,11 +124,15 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_internal.uuidv7_forbid_transaction_block
 
+--#object uuidv7_internal.uuidv7_adopt_blockers
+
 --#object uuidv7_internal.uuidv7_adopt_check
 
 --#object uuidv7_internal.uuidv7_adopt_span
 
 --#object uuidv7_internal.uuidv7_adopt_swap
+
+--#object uuidv7_internal.uuidv7_adopt_hand_over_sequence
 
 --#object uuidv7_adopt_table
 
