@@ -167,7 +167,7 @@ parse_key_line(const char *line, int lineno, PublicIdKeyLine *entry, char *why, 
 			(void) sscanf(hex + 2 * i, "%2x", &byte);
 			entry->key.bytes[i] = byte;
 		}
-		strlcpy(entry->database, database, NAMEDATALEN);
+		snprintf(entry->database, NAMEDATALEN, "%s", database);
 		set_fingerprint(&entry->key);
 		ok = true;
 	}
