@@ -79,13 +79,7 @@ typedef struct ProgressShared
 } ProgressShared;
 
 static ProgressShared *progress = NULL;
-static bool progress_preloaded = false;
 static bool progress_callback_registered = false;
-
-#if PG_VERSION_NUM >= 150000
-static shmem_request_hook_type prev_shmem_request_hook = NULL;
-#endif
-static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
 /* this backend's call: when its last NOTICE was told */
 static TimestampTz last_notice = 0;
@@ -105,29 +99,26 @@ progress_init_slots(ProgressShared *shared, int nslots)
 		pg_atomic_init_u32(&shared->slots[i].changecount, 0);
 }
 
-#if PG_VERSION_NUM >= 150000
-static void
-progress_shmem_request(void)
+/* The size of the slots in the main shared memory (src/uuidv7.c). */
+Size
+uuidv7_progress_shmem_size(void)
 {
-	if (prev_shmem_request_hook)
-		prev_shmem_request_hook();
-	RequestAddinShmemSpace(progress_size(uuidv7_max_backends()));
+	return progress_size(uuidv7_max_backends());
 }
-#endif
 
-static void
-progress_shmem_startup(void)
+/*
+ * Find or make the slots in the main shared memory, under
+ * AddinShmemInitLock (src/uuidv7.c).
+ */
+void
+uuidv7_progress_shmem_attach(void)
 {
 	bool		found;
 	int			nslots = uuidv7_max_backends();
 
-	if (prev_shmem_startup_hook)
-		prev_shmem_startup_hook();
-	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 	progress = ShmemInitStruct("uuidv7 progress", progress_size(nslots), &found);
 	if (!found)
 		progress_init_slots(progress, nslots);
-	LWLockRelease(AddinShmemInitLock);
 }
 
 #if PG_VERSION_NUM >= 170000
@@ -138,12 +129,15 @@ progress_dsm_init(UUIDV7_DSM_INIT_ARGS)
 }
 #endif
 
-/* The slots, where this server has them (NULL where it does not). */
+/*
+ * The slots, where this server has them (NULL where it does not): in the
+ * main shared memory where preloaded, else from 17 in a registry segment.
+ */
 static ProgressShared *
 progress_slots(void)
 {
 #if PG_VERSION_NUM >= 170000
-	if (progress == NULL && !progress_preloaded)
+	if (progress == NULL)
 	{
 		bool		found;
 
@@ -176,6 +170,11 @@ copy_clipped(char *dst, const char *src, int size)
 	dst[len] = '\0';
 }
 
+/*
+ * A slot is written as core writes a backend's status: its change count odd
+ * while it changes (slot_write_begin, slot_write_end), so that a reader
+ * never waits for, nor slows, the writer (slot_read).
+ */
 static inline void
 slot_write_begin(ProgressSlot *slot)
 {
@@ -188,6 +187,23 @@ slot_write_end(ProgressSlot *slot)
 {
 	pg_write_barrier();
 	pg_atomic_fetch_add_u32(&slot->changecount, 1);
+}
+
+/* a consistent copy of a slot: its count even, and the same after */
+static void
+slot_read(ProgressSlot *slot, ProgressSlot *copy)
+{
+	for (;;)
+	{
+		uint32		before = pg_atomic_read_u32(&slot->changecount);
+
+		pg_read_barrier();
+		memcpy(copy, slot, sizeof(*copy));
+		pg_read_barrier();
+		if ((before & 1) == 0 && before == pg_atomic_read_u32(&slot->changecount))
+			return;
+		CHECK_FOR_INTERRUPTS();
+	}
 }
 
 /* a step begun, in a slot being written: its counts from nothing */
@@ -339,18 +355,7 @@ uuidv7_progress(PG_FUNCTION_ARGS)
 		Datum		values[11];
 		bool		nulls[11] = {0};
 
-		/* a consistent copy: the count even, and the same after */
-		for (;;)
-		{
-			uint32		before = pg_atomic_read_u32(&slot->changecount);
-
-			pg_read_barrier();
-			memcpy(&copy, slot, sizeof(copy));
-			pg_read_barrier();
-			if ((before & 1) == 0 && before == pg_atomic_read_u32(&slot->changecount))
-				break;
-			CHECK_FOR_INTERRUPTS();
-		}
+		slot_read(slot, &copy);
 		if (copy.pid == 0 || (!all && !has_privs_of_role(GetUserId(), copy.userid)))
 			continue;
 		copy.command[sizeof(copy.command) - 1] = '\0';
@@ -369,21 +374,4 @@ uuidv7_progress(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
-}
-
-/* Ask for the slots in shared memory where preloaded (from _PG_init). */
-void
-uuidv7_progress_init(void)
-{
-	if (!process_shared_preload_libraries_in_progress)
-		return;
-	progress_preloaded = true;
-#if PG_VERSION_NUM >= 150000
-	prev_shmem_request_hook = shmem_request_hook;
-	shmem_request_hook = progress_shmem_request;
-#else
-	RequestAddinShmemSpace(progress_size(uuidv7_max_backends()));
-#endif
-	prev_shmem_startup_hook = shmem_startup_hook;
-	shmem_startup_hook = progress_shmem_startup;
 }

@@ -198,7 +198,8 @@ extern int64 uuidv7_unix_us_from_timestamptz(TimestampTz ts);
 pg_noreturn extern void uuidv7_report_out_of_range(void);
 
 /* progress.c */
-extern void uuidv7_progress_init(void);
+extern Size uuidv7_progress_shmem_size(void);
+extern void uuidv7_progress_shmem_attach(void);
 extern void uuidv7_progress_step(const char *command, Oid relid, const char *phase);
 extern void uuidv7_progress_phase(const char *phase);
 extern void uuidv7_progress_read(int64 blocks_done, int64 blocks_total, int64 rows_moved);
@@ -215,5 +216,7 @@ extern void uuidv7_state_init(void);
 
 /* worker.c */
 extern void uuidv7_worker_init(void);
+extern Size uuidv7_worker_shmem_size(void);
+extern void uuidv7_worker_shmem_attach(void);
 
 #endif							/* UUIDV7_H */

@@ -88,11 +88,6 @@ typedef struct WorkerShared
 
 static WorkerShared *worker_shared = NULL;
 
-#if PG_VERSION_NUM >= 150000
-static shmem_request_hook_type prev_shmem_request_hook = NULL;
-#endif
-static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
-
 /* the launcher's memory of it, a database at a time */
 typedef struct DatabaseEnded
 {
@@ -512,28 +507,25 @@ uuidv7_worker_interval(PG_FUNCTION_ARGS)
 	PG_RETURN_NULL();
 }
 
-#if PG_VERSION_NUM >= 150000
-static void
-worker_shmem_request(void)
+/* The size of what the worker shares (src/uuidv7.c). */
+Size
+uuidv7_worker_shmem_size(void)
 {
-	if (prev_shmem_request_hook)
-		prev_shmem_request_hook();
-	RequestAddinShmemSpace(sizeof(WorkerShared));
+	return sizeof(WorkerShared);
 }
-#endif
 
-static void
-worker_shmem_startup(void)
+/*
+ * Find or make what the worker shares, under AddinShmemInitLock
+ * (src/uuidv7.c).
+ */
+void
+uuidv7_worker_shmem_attach(void)
 {
 	bool		found;
 
-	if (prev_shmem_startup_hook)
-		prev_shmem_startup_hook();
-	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 	worker_shared = ShmemInitStruct("uuidv7 maintenance worker", sizeof(WorkerShared), &found);
 	if (!found)
 		pg_atomic_init_u32(&worker_shared->ended_on, InvalidOid);
-	LWLockRelease(AddinShmemInitLock);
 }
 
 /*
@@ -591,12 +583,4 @@ uuidv7_worker_init(void)
 	snprintf(worker.bgw_type, BGW_MAXLEN, "uuidv7 maintenance launcher");
 	RegisterBackgroundWorker(&worker);
 	launcher_registered = true;
-#if PG_VERSION_NUM >= 150000
-	prev_shmem_request_hook = shmem_request_hook;
-	shmem_request_hook = worker_shmem_request;
-#else
-	RequestAddinShmemSpace(sizeof(WorkerShared));
-#endif
-	prev_shmem_startup_hook = shmem_startup_hook;
-	shmem_startup_hook = worker_shmem_startup;
 }
