@@ -345,6 +345,45 @@ uuid_literal(pg_uuid_t *uuid)
 }
 
 /*
+ * How a tuple of the DEFAULT partition stands, as CLUSTER sees it: dead (the
+ * rewrites forget it), live, or neither (recently dead: kept, not counted).
+ */
+static void
+tuple_state(Relation rel, HeapTuple tuple, Buffer buffer, TransactionId oldest_xmin,
+			bool *dead, bool *live)
+{
+	*dead = false;
+	*live = false;
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	switch (HeapTupleSatisfiesVacuum(tuple, oldest_xmin, buffer))
+	{
+		case HEAPTUPLE_DEAD:
+			*dead = true;
+			break;
+		case HEAPTUPLE_LIVE:
+			*live = true;
+			break;
+		case HEAPTUPLE_RECENTLY_DEAD:
+			break;
+		case HEAPTUPLE_INSERT_IN_PROGRESS:
+			/* under ACCESS EXCLUSIVE, only this transaction's own */
+			if (!TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tuple->t_data)))
+				elog(ERROR, "concurrent insert in progress within table \"%s\"",
+					 RelationGetRelationName(rel));
+			*live = true;
+			break;
+		case HEAPTUPLE_DELETE_IN_PROGRESS:
+			if (!TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetUpdateXid(tuple->t_data)))
+				elog(ERROR, "concurrent delete in progress within table \"%s\"",
+					 RelationGetRelationName(rel));
+			break;
+		default:
+			elog(ERROR, "unexpected HeapTupleSatisfiesVacuum result");
+	}
+	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+}
+
+/*
  * Every version of the rows of a heap DEFAULT partition whose key is in
  * [lower, upper) moved into the period's table, which this transaction
  * created and left empty; the number of live rows moved.
@@ -433,33 +472,7 @@ move_waiting_rows(Oid default_oid, Oid target_oid, const char *key_name,
 			last_block = block;
 		}
 
-		LockBuffer(buffer, BUFFER_LOCK_SHARE);
-		switch (HeapTupleSatisfiesVacuum(tuple, oldest_xmin, buffer))
-		{
-			case HEAPTUPLE_DEAD:
-				dead = true;
-				break;
-			case HEAPTUPLE_LIVE:
-				live = true;
-				break;
-			case HEAPTUPLE_RECENTLY_DEAD:
-				break;
-			case HEAPTUPLE_INSERT_IN_PROGRESS:
-				/* under ACCESS EXCLUSIVE, only this transaction's own */
-				if (!TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tuple->t_data)))
-					elog(ERROR, "concurrent insert in progress within table \"%s\"",
-						 RelationGetRelationName(old_heap));
-				live = true;
-				break;
-			case HEAPTUPLE_DELETE_IN_PROGRESS:
-				if (!TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetUpdateXid(tuple->t_data)))
-					elog(ERROR, "concurrent delete in progress within table \"%s\"",
-						 RelationGetRelationName(old_heap));
-				break;
-			default:
-				elog(ERROR, "unexpected HeapTupleSatisfiesVacuum result");
-		}
-		LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
+		tuple_state(old_heap, tuple, buffer, oldest_xmin, &dead, &live);
 
 		if (dead)
 		{
