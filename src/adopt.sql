@@ -320,6 +320,132 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_span(pg_catalog.regclass, pg_catalog.name, pg_catalog.interval, pg_catalog.text) IS
 'step 2 of uuidv7_adopt_table: the partition bounds of the periods the table''s rows fall in, up to the end of the period after the current one, and when the last one ends';
 
+-- Step 3's indexes: each index of the adopted table (renamed to
+-- <name>_adopted already) renamed after it, so that the partitioned table's
+-- take the old names: <name>_x becomes <name>_adopted_x, any other name
+-- gains _adopted, cut to 63 bytes between characters, and numbered where
+-- that name is taken, as PostgreSQL numbers the names it makes.
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_rename_indexes(kept pg_catalog.regclass, table_name pg_catalog.name)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	schema_name name;
+	kept_name text := table_name || '_adopted';
+	idx record;
+	new_name text;
+	candidate text;
+	n int;
+BEGIN
+	SELECT n.nspname INTO schema_name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = kept;
+	FOR idx IN SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = kept
+			   ORDER BY c.relname LOOP
+		new_name := CASE WHEN starts_with(idx.relname, table_name || '_')
+						 THEN kept_name || substr(idx.relname, length(table_name) + 1)
+						 ELSE idx.relname || '_adopted' END;
+		candidate := new_name;
+		n := 0;
+		LOOP
+			WHILE octet_length(candidate) > 63 LOOP
+				new_name := left(new_name, -1);
+				candidate := new_name || CASE WHEN n > 0 THEN n::text ELSE '' END;
+			END LOOP;
+			EXIT WHEN to_regclass(format('%I.%I', schema_name, candidate)) IS NULL;
+			n := n + 1;
+			candidate := new_name || n::text;
+		END LOOP;
+		EXECUTE format('ALTER INDEX %I.%I RENAME TO %I', schema_name, idx.relname, candidate);
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_rename_indexes(pg_catalog.regclass, pg_catalog.name) IS
+'part of step 3 of uuidv7_adopt_table: the adopted table''s indexes renamed after it (<name>_adopted...), cut to 63 bytes and numbered where taken, so that the partitioned table''s take the old names';
+
+-- Step 3's access: the adopted table's owner, comment, grants (of the table
+-- and of its columns), row security (enabled, forced) and policies, given
+-- to the partitioned table.
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_carry_access(kept pg_catalog.regclass, parent pg_catalog.regclass)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	acl record;
+	pol record;
+BEGIN
+	EXECUTE format('ALTER TABLE %s OWNER TO %I', parent, (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = kept));
+	EXECUTE format('COMMENT ON TABLE %s IS %L', parent, obj_description(kept, 'pg_class'));
+	FOR acl IN
+		SELECT a.grantee, a.privilege_type, a.is_grantable
+		FROM pg_class c, LATERAL aclexplode(c.relacl) a WHERE c.oid = kept
+	LOOP
+		EXECUTE format('GRANT %s ON %s TO %s%s', acl.privilege_type, parent,
+					   CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END,
+					   CASE WHEN acl.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
+	END LOOP;
+	FOR acl IN
+		SELECT t.attname, a.grantee, a.privilege_type, a.is_grantable
+		FROM pg_attribute t, LATERAL aclexplode(t.attacl) a WHERE t.attrelid = kept AND t.attnum > 0
+	LOOP
+		EXECUTE format('GRANT %s (%I) ON %s TO %s%s', acl.privilege_type, acl.attname, parent,
+					   CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END,
+					   CASE WHEN acl.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
+	END LOOP;
+	IF (SELECT relrowsecurity FROM pg_class WHERE oid = kept) THEN
+		EXECUTE format('ALTER TABLE %s ENABLE ROW LEVEL SECURITY', parent);
+	END IF;
+	IF (SELECT relforcerowsecurity FROM pg_class WHERE oid = kept) THEN
+		EXECUTE format('ALTER TABLE %s FORCE ROW LEVEL SECURITY', parent);
+	END IF;
+	FOR pol IN SELECT * FROM pg_policy WHERE polrelid = kept LOOP
+		EXECUTE format('CREATE POLICY %I ON %s AS %s FOR %s TO %s%s%s', pol.polname, parent,
+					   CASE WHEN pol.polpermissive THEN 'PERMISSIVE' ELSE 'RESTRICTIVE' END,
+					   CASE pol.polcmd WHEN 'r' THEN 'SELECT' WHEN 'a' THEN 'INSERT' WHEN 'w' THEN 'UPDATE'
+									   WHEN 'd' THEN 'DELETE' ELSE 'ALL' END,
+					   (SELECT string_agg(CASE WHEN r = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(r)) END, ', ')
+						FROM unnest(pol.polroles) r),
+					   ' USING (' || pg_get_expr(pol.polqual, pol.polrelid) || ')',
+					   ' WITH CHECK (' || pg_get_expr(pol.polwithcheck, pol.polrelid) || ')');
+	END LOOP;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_carry_access(pg_catalog.regclass, pg_catalog.regclass) IS
+'part of step 3 of uuidv7_adopt_table: the adopted table''s owner, comment, grants, row security and policies given to the partitioned table';
+
+-- Step 3's DEFAULT partition: <name>_default (the name cut to 63 bytes
+-- between characters), for rows past the last period, made where that name
+-- is free; where it is taken, a NOTICE says so and how to make one.
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_default_partition(parent pg_catalog.regclass)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	schema_name name;
+	default_name text;
+BEGIN
+	SELECT n.nspname, c.relname INTO schema_name, default_name
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = parent;
+	WHILE octet_length(default_name || '_default') > 63 LOOP
+		default_name := left(default_name, -1);
+	END LOOP;
+	default_name := default_name || '_default';
+	IF to_regclass(format('%I.%I', schema_name, default_name)) IS NULL THEN
+		EXECUTE format('CREATE TABLE %I.%I PARTITION OF %s DEFAULT', schema_name, default_name, parent);
+	ELSE
+		RAISE NOTICE 'uuidv7_adopt_table: no DEFAULT partition made for %: the name %.% is taken', parent,
+			quote_ident(schema_name), quote_ident(default_name)
+			USING HINT = format('Make one with CREATE TABLE ... PARTITION OF %s DEFAULT, so that rows past the last period do not fail.', parent);
+	END IF;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_default_partition(pg_catalog.regclass) IS
+'part of step 3 of uuidv7_adopt_table: the DEFAULT partition <name>_default of the partitioned table, for rows past the last period, or a NOTICE where the name is taken';
+
 -- Step 3: the catalog swap, under ACCESS EXCLUSIVE on the table (taken in
 -- short tries, giving up after lock_wait) until the caller commits: the
 -- table and its indexes renamed to <name>_adopted (so that the parent's
@@ -346,23 +472,16 @@ DECLARE
 	schema_name name;
 	table_name name;
 	kept_name text;
-	default_name text;
 	parent regclass;
 	kept regclass := tbl;
 	related regclass[];
 	modes text[];
-	idx record;
-	acl record;
-	pol record;
 	obj record;
 	-- what points at the table, as written before the swap: views (name,
 	-- options, query), triggers (name, state, definition), the table's
 	-- foreign keys (name, definition), other tables' (table, name,
 	-- definition)
 	views text[][] := '{}';
-	new_name text;
-	candidate text;
-	n int;
 	triggers text[][] := '{}';
 	own_keys text[][] := '{}';
 	their_keys text[][] := '{}';
@@ -407,27 +526,7 @@ BEGIN
 	FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid = tbl AND c.conrelid <> tbl AND c.conparentid = 0;
 
 	EXECUTE format('ALTER TABLE %s RENAME TO %I', tbl, kept_name);
-	-- (each index renamed after the table, cut to 63 bytes between
-	-- characters, and numbered where that name is taken, as PostgreSQL
-	-- numbers the names it makes; the partitioned table's take the old ones)
-	FOR idx IN SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = kept
-			   ORDER BY c.relname LOOP
-		new_name := CASE WHEN starts_with(idx.relname, table_name || '_')
-						 THEN kept_name || substr(idx.relname, length(table_name) + 1)
-						 ELSE idx.relname || '_adopted' END;
-		candidate := new_name;
-		n := 0;
-		LOOP
-			WHILE octet_length(candidate) > 63 LOOP
-				new_name := left(new_name, -1);
-				candidate := new_name || CASE WHEN n > 0 THEN n::text ELSE '' END;
-			END LOOP;
-			EXIT WHEN to_regclass(format('%I.%I', schema_name, candidate)) IS NULL;
-			n := n + 1;
-			candidate := new_name || n::text;
-		END LOOP;
-		EXECUTE format('ALTER INDEX %I.%I RENAME TO %I', schema_name, idx.relname, candidate);
-	END LOOP;
+	PERFORM uuidv7_internal.uuidv7_adopt_rename_indexes(kept, table_name);
 	EXECUTE format('CREATE TABLE %I.%I (LIKE %s INCLUDING ALL) PARTITION BY RANGE (%I)',
 				   schema_name, table_name, kept, key_column);
 	parent := format('%I.%I', schema_name, table_name)::regclass;
@@ -436,40 +535,7 @@ BEGIN
 				   parent, kept, lower_bound, upper_bound);
 	EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_adopt_bounds', kept);
 
-	EXECUTE format('ALTER TABLE %s OWNER TO %I', parent, (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = kept));
-	EXECUTE format('COMMENT ON TABLE %s IS %L', parent, obj_description(kept, 'pg_class'));
-	FOR acl IN
-		SELECT a.grantee, a.privilege_type, a.is_grantable
-		FROM pg_class c, LATERAL aclexplode(c.relacl) a WHERE c.oid = kept
-	LOOP
-		EXECUTE format('GRANT %s ON %s TO %s%s', acl.privilege_type, parent,
-					   CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END,
-					   CASE WHEN acl.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
-	END LOOP;
-	FOR acl IN
-		SELECT t.attname, a.grantee, a.privilege_type, a.is_grantable
-		FROM pg_attribute t, LATERAL aclexplode(t.attacl) a WHERE t.attrelid = kept AND t.attnum > 0
-	LOOP
-		EXECUTE format('GRANT %s (%I) ON %s TO %s%s', acl.privilege_type, acl.attname, parent,
-					   CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END,
-					   CASE WHEN acl.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
-	END LOOP;
-	IF (SELECT relrowsecurity FROM pg_class WHERE oid = kept) THEN
-		EXECUTE format('ALTER TABLE %s ENABLE ROW LEVEL SECURITY', parent);
-	END IF;
-	IF (SELECT relforcerowsecurity FROM pg_class WHERE oid = kept) THEN
-		EXECUTE format('ALTER TABLE %s FORCE ROW LEVEL SECURITY', parent);
-	END IF;
-	FOR pol IN SELECT * FROM pg_policy WHERE polrelid = kept LOOP
-		EXECUTE format('CREATE POLICY %I ON %s AS %s FOR %s TO %s%s%s', pol.polname, parent,
-					   CASE WHEN pol.polpermissive THEN 'PERMISSIVE' ELSE 'RESTRICTIVE' END,
-					   CASE pol.polcmd WHEN 'r' THEN 'SELECT' WHEN 'a' THEN 'INSERT' WHEN 'w' THEN 'UPDATE'
-									   WHEN 'd' THEN 'DELETE' ELSE 'ALL' END,
-					   (SELECT string_agg(CASE WHEN r = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(r)) END, ', ')
-						FROM unnest(pol.polroles) r),
-					   ' USING (' || pg_get_expr(pol.polqual, pol.polrelid) || ')',
-					   ' WITH CHECK (' || pg_get_expr(pol.polwithcheck, pol.polrelid) || ')');
-	END LOOP;
+	PERFORM uuidv7_internal.uuidv7_adopt_carry_access(kept, parent);
 
 	-- what pointed at the table now points at the partitioned table
 	-- (a view of "ONLY the table" meant the table without children, which it
@@ -507,18 +573,7 @@ BEGIN
 
 	-- rows past the last period (ids made by clients, a scheduler that fell
 	-- behind) wait in DEFAULT rather than fail
-	default_name := table_name;
-	WHILE octet_length(default_name || '_default') > 63 LOOP
-		default_name := left(default_name, -1);
-	END LOOP;
-	default_name := default_name || '_default';
-	IF to_regclass(format('%I.%I', schema_name, default_name)) IS NULL THEN
-		EXECUTE format('CREATE TABLE %I.%I PARTITION OF %s DEFAULT', schema_name, default_name, parent);
-	ELSE
-		RAISE NOTICE 'uuidv7_adopt_table: no DEFAULT partition made for %: the name %.% is taken', parent,
-			quote_ident(schema_name), quote_ident(default_name)
-			USING HINT = format('Make one with CREATE TABLE ... PARTITION OF %s DEFAULT, so that rows past the last period do not fail.', parent);
-	END IF;
+	PERFORM uuidv7_internal.uuidv7_adopt_default_partition(parent);
 	RETURN parent;
 END
 $function$;

@@ -130,6 +130,12 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_internal.uuidv7_adopt_span
 
+--#object uuidv7_internal.uuidv7_adopt_rename_indexes
+
+--#object uuidv7_internal.uuidv7_adopt_carry_access
+
+--#object uuidv7_internal.uuidv7_adopt_default_partition
+
 --#object uuidv7_internal.uuidv7_adopt_swap
 
 --#object uuidv7_internal.uuidv7_adopt_hand_over_sequence
