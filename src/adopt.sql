@@ -581,6 +581,80 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_swap(pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.uuid, pg_catalog.interval) IS
 'step 3 of uuidv7_adopt_table: the catalog swap that makes the table the partition of [lower_bound, upper_bound) of a new partitioned table of its name, with its owner, comment, grants, row security and policies, the views, triggers, foreign keys, owned sequences, publications and replica identity that pointed at it, and a DEFAULT partition; returns the new table';
 
+-- After step 1, a plain uuid key read for version 7 (a uuid7 key is a
+-- UUIDv7 by its type): every key read for version 7 (a scan, beside reads and writes),
+-- then kept so by a CHECK <name>_uuidv7_key (cut to 63 bytes between
+-- characters, as PostgreSQL cuts the name it makes, so that a call again
+-- after a stop finds it), added NOT VALID under ACCESS EXCLUSIVE (taken in
+-- short tries for lock_wait) and validated beside reads and writes.  A
+-- procedure: it commits after each of the three, as uuidv7_adopt_table does
+-- (no SET clause, which would forbid that; each transaction sets its
+-- search_path).
+CREATE PROCEDURE uuidv7_internal.uuidv7_adopt_require_version7(tbl pg_catalog.regclass, table_name pg_catalog.name,
+															  key_column pg_catalog.name, lock_wait pg_catalog.interval)
+LANGUAGE plpgsql
+AS $procedure$
+DECLARE
+	rule_check text;
+	not_v7 bigint;
+BEGIN
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	rule_check := table_name || '_uuidv7_key';
+	WHILE octet_length(rule_check) > 63 LOOP
+		rule_check := left(rule_check, -1);
+	END LOOP;
+	PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', tbl, 'reading every key for version 7');
+	RAISE NOTICE 'uuidv7_adopt_table: reading every key of % for version 7 (a scan, beside reads and writes)', tbl;
+	EXECUTE format('SELECT count(*) FROM %s WHERE @extschema@.uuidv7_timestamp(%I) IS NULL', tbl, key_column)
+		INTO not_v7;
+	IF not_v7 > 0 THEN
+		RAISE EXCEPTION 'table "%" has % keys that are not version 7 UUIDs', table_name, not_v7
+			USING ERRCODE = 'check_violation',
+				  HINT = format('List them with SELECT %I FROM %s WHERE uuidv7_timestamp(%I) IS NULL; a time-partitioned table cannot hold them (see "From bigserial or version 4 keys" in docs/migrating.md).',
+								key_column, tbl, key_column);
+	END IF;
+	COMMIT;
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = tbl AND conname = rule_check) THEN
+		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['ACCESS EXCLUSIVE'], lock_wait);
+		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (@extschema@.uuidv7_timestamp(%I) IS NOT NULL) NOT VALID',
+					   tbl, rule_check, key_column);
+		COMMIT;
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	END IF;
+	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+	PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', tbl, format('validating %I', rule_check));
+	RAISE NOTICE 'uuidv7_adopt_table: validating % of % (a scan, beside reads and writes)', quote_ident(rule_check), tbl;
+	EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', tbl, rule_check);
+	COMMIT;
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+END
+$procedure$;
+
+COMMENT ON PROCEDURE uuidv7_internal.uuidv7_adopt_require_version7(pg_catalog.regclass, pg_catalog.name, pg_catalog.name, pg_catalog.interval) IS
+'after step 1 of uuidv7_adopt_table: every plain uuid key of the table read for version 7, then kept so by a validated CHECK <name>_uuidv7_key, committing after each part';
+
+-- What of the table the swap will move to the partitioned table, for
+-- uuidv7_adopt_table's NOTICE: the views, triggers and foreign keys that
+-- point at it, counted ('views: 2, triggers: 1'), '' where none.
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_carried(tbl pg_catalog.regclass)
+RETURNS pg_catalog.text
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+BEGIN
+	RETURN concat_ws(', ',
+		nullif(format('views: %s', (SELECT count(DISTINCT r.ev_class) FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid
+									WHERE d.classid = 'pg_rewrite'::regclass AND d.refobjid = tbl AND r.ev_class <> tbl)), 'views: 0'),
+		nullif(format('triggers: %s', (SELECT count(*) FROM pg_trigger WHERE tgrelid = tbl AND NOT tgisinternal)), 'triggers: 0'),
+		nullif(format('foreign keys: %s', (SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND (conrelid = tbl OR confrelid = tbl)
+											AND conparentid = 0)), 'foreign keys: 0'));
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_carried(pg_catalog.regclass) IS
+'what the swap of uuidv7_adopt_table moves to the partitioned table: the views, triggers and foreign keys that point at the table, counted, for its NOTICE';
+
 -- Give a sequence of the adopted table to the partitioned table: ALTER
 -- SEQUENCE ... OWNED BY waits for a transaction that took a value of it, so
 -- it is tried in tries of 20 ms until lock_wait has passed, and a sequence
@@ -622,6 +696,65 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_hand_over_sequence(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.name, pg_catalog.interval) IS
 'step 4 of uuidv7_adopt_table: a sequence of the adopted table''s columns owned by the partitioned table''s column, tried in short tries for lock_wait, else a WARNING that names it';
 
+-- Step 4: the sequences the adopted table's columns own, owned by the
+-- partitioned table (which its defaults use, and which outlives the
+-- adopted table's retirement), each by uuidv7_adopt_hand_over_sequence and
+-- committed on its own.  A procedure, as it commits (no SET clause; each
+-- transaction sets its search_path).
+CREATE PROCEDURE uuidv7_internal.uuidv7_adopt_hand_over_sequences(parent pg_catalog.regclass, lock_wait pg_catalog.interval)
+LANGUAGE plpgsql
+AS $procedure$
+DECLARE
+	owned record;
+BEGIN
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	FOR owned IN
+		SELECT d.objid::regclass AS seq, a.attname
+		FROM pg_depend d
+			JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'
+			JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
+			JOIN pg_class k ON k.oid = d.refobjid AND k.relname = (SELECT relname FROM pg_class WHERE oid = parent) || '_adopted'
+				AND k.relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = parent)
+		WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass AND d.deptype = 'a'
+	LOOP
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+		PERFORM uuidv7_internal.uuidv7_adopt_hand_over_sequence(owned.seq, parent, owned.attname, lock_wait);
+		COMMIT;
+	END LOOP;
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+END
+$procedure$;
+
+COMMENT ON PROCEDURE uuidv7_internal.uuidv7_adopt_hand_over_sequences(pg_catalog.regclass, pg_catalog.interval) IS
+'step 4 of uuidv7_adopt_table: each sequence the adopted table''s columns own given to the partitioned table, committed one by one';
+
+-- Step 5: the foreign keys of other tables that the swap re-made NOT VALID
+-- (their_keys: table, name), validated one by one, beside writers (SHARE
+-- UPDATE EXCLUSIVE on the table that holds one, taken in short tries for
+-- lock_wait, ROW SHARE on the partitioned table), each committed.  A
+-- procedure, as it commits (no SET clause; each transaction sets its
+-- search_path).
+CREATE PROCEDURE uuidv7_internal.uuidv7_adopt_validate_foreign_keys(parent pg_catalog.regclass, their_keys pg_catalog.text[],
+																	lock_wait pg_catalog.interval)
+LANGUAGE plpgsql
+AS $procedure$
+BEGIN
+	FOR i IN 1..coalesce(array_length(their_keys, 1), 0) LOOP
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[their_keys[i][1]::regclass], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
+		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', parent,
+													 format('validating foreign key %I of %s', their_keys[i][2], their_keys[i][1]));
+		RAISE NOTICE 'uuidv7_adopt_table: validating foreign key % of % (a scan beside writers)', quote_ident(their_keys[i][2]), their_keys[i][1];
+		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', their_keys[i][1], their_keys[i][2]);
+		COMMIT;
+	END LOOP;
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+END
+$procedure$;
+
+COMMENT ON PROCEDURE uuidv7_internal.uuidv7_adopt_validate_foreign_keys(pg_catalog.regclass, pg_catalog.text[], pg_catalog.interval) IS
+'step 5 of uuidv7_adopt_table: the foreign keys of other tables that the swap re-made NOT VALID validated one by one beside writers, each committed';
+
 -- The steps, committing between them.  (No SET clause: a procedure with one
 -- cannot commit; each transaction sets its own search_path.)  Every lock
 -- that blocks the application is taken in short tries, giving up after
@@ -640,12 +773,9 @@ DECLARE
 	table_name name;
 	key_column name;
 	plain_uuid boolean;
-	rule_check text;
-	not_v7 bigint;
 	their_keys text[][];
 	carried text;
 	made bigint;
-	owned record;
 	lower_bound uuid;
 	upper_bound uuid;
 	upper_time timestamptz;
@@ -674,39 +804,10 @@ BEGIN
 		SELECT * INTO table_name, key_column, plain_uuid FROM uuidv7_internal.uuidv7_adopt_check(tbl);
 		RAISE NOTICE 'uuidv7_adopt_table: % checked, keyed by %', tbl, quote_ident(key_column);
 
-		-- every key must be a UUIDv7: a plain uuid key is scanned (ACCESS
-		-- SHARE) and then keeps the rule as a validated CHECK; a uuid7 key has it
-		-- (cut to 63 bytes between characters, as PostgreSQL cuts the name it
-		-- makes, so that a call again after a stop finds it)
-		rule_check := table_name || '_uuidv7_key';
-		WHILE octet_length(rule_check) > 63 LOOP
-			rule_check := left(rule_check, -1);
-		END LOOP;
+		-- every key must be a UUIDv7: a plain uuid key is read for it (a uuid7
+		-- key has it)
 		IF plain_uuid THEN
-			PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', tbl, 'reading every key for version 7');
-			RAISE NOTICE 'uuidv7_adopt_table: reading every key of % for version 7 (a scan, beside reads and writes)', tbl;
-			EXECUTE format('SELECT count(*) FROM %s WHERE @extschema@.uuidv7_timestamp(%I) IS NULL', tbl, key_column)
-				INTO not_v7;
-			IF not_v7 > 0 THEN
-				RAISE EXCEPTION 'table "%" has % keys that are not version 7 UUIDs', table_name, not_v7
-					USING ERRCODE = 'check_violation',
-						  HINT = format('List them with SELECT %I FROM %s WHERE uuidv7_timestamp(%I) IS NULL; a time-partitioned table cannot hold them (see "From bigserial or version 4 keys" in docs/migrating.md).',
-										key_column, tbl, key_column);
-			END IF;
-			COMMIT;
-			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-			IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = tbl AND conname = rule_check) THEN
-				PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['ACCESS EXCLUSIVE'], lock_wait);
-				EXECUTE format('ALTER TABLE %s ADD CONSTRAINT %I CHECK (@extschema@.uuidv7_timestamp(%I) IS NOT NULL) NOT VALID',
-							   tbl, rule_check, key_column);
-				COMMIT;
-				PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-			END IF;
-			PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
-			PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', tbl, format('validating %I', rule_check));
-			RAISE NOTICE 'uuidv7_adopt_table: validating % of % (a scan, beside reads and writes)', quote_ident(rule_check), tbl;
-			EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', tbl, rule_check);
-			COMMIT;
+			CALL uuidv7_internal.uuidv7_adopt_require_version7(tbl, table_name, key_column, lock_wait);
 			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 		END IF;
 
@@ -741,13 +842,7 @@ BEGIN
 		INTO their_keys
 		FROM pg_constraint c
 		WHERE c.contype = 'f' AND c.confrelid = tbl AND c.conrelid <> tbl AND c.conparentid = 0 AND c.convalidated;
-		SELECT concat_ws(', ',
-			nullif(format('views: %s', (SELECT count(DISTINCT r.ev_class) FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid
-										WHERE d.classid = 'pg_rewrite'::regclass AND d.refobjid = tbl AND r.ev_class <> tbl)), 'views: 0'),
-			nullif(format('triggers: %s', (SELECT count(*) FROM pg_trigger WHERE tgrelid = tbl AND NOT tgisinternal)), 'triggers: 0'),
-			nullif(format('foreign keys: %s', (SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND (conrelid = tbl OR confrelid = tbl)
-												AND conparentid = 0)), 'foreign keys: 0'))
-		INTO carried;
+		carried := uuidv7_internal.uuidv7_adopt_carried(tbl);
 		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', tbl, 'swapping in the partitioned table');
 		parent := uuidv7_internal.uuidv7_adopt_swap(tbl, key_column, lower_bound, upper_bound, lock_wait);
 		RAISE NOTICE '%', format('uuidv7_adopt_table: %s is partitioned by %I, its rows the partition %s%s',
@@ -774,36 +869,12 @@ BEGIN
 	COMMIT;
 
 	-- the sequences the adopted table's columns own, owned by the
-	-- partitioned table (which its defaults use, and which outlives the
-	-- adopted table's retirement); ALTER SEQUENCE waits for a transaction
-	-- that took a value, so it is tried in short tries, and a sequence that
-	-- could not be had within lock_wait is named for later
-	FOR owned IN
-		SELECT d.objid::regclass AS seq, a.attname
-		FROM pg_depend d
-			JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S'
-			JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
-			JOIN pg_class k ON k.oid = d.refobjid AND k.relname = (SELECT relname FROM pg_class WHERE oid = parent) || '_adopted'
-				AND k.relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = parent)
-		WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass AND d.deptype = 'a'
-	LOOP
-		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-		PERFORM uuidv7_internal.uuidv7_adopt_hand_over_sequence(owned.seq, parent, owned.attname, lock_wait);
-		COMMIT;
-	END LOOP;
-
-	-- the foreign keys re-made NOT VALID, validated one by one, beside
-	-- writers (SHARE UPDATE EXCLUSIVE on the table that holds one, ROW SHARE
-	-- on this one)
-	FOR i IN 1..coalesce(array_length(their_keys, 1), 0) LOOP
-		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[their_keys[i][1]::regclass], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
-		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', parent,
-													 format('validating foreign key %I of %s', their_keys[i][2], their_keys[i][1]));
-		RAISE NOTICE 'uuidv7_adopt_table: validating foreign key % of % (a scan beside writers)', quote_ident(their_keys[i][2]), their_keys[i][1];
-		EXECUTE format('ALTER TABLE %s VALIDATE CONSTRAINT %I', their_keys[i][1], their_keys[i][2]);
-		COMMIT;
-	END LOOP;
+	-- partitioned table, then the foreign keys re-made NOT VALID validated
+	-- (each committed on its own)
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	CALL uuidv7_internal.uuidv7_adopt_hand_over_sequences(parent, lock_wait);
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+	CALL uuidv7_internal.uuidv7_adopt_validate_foreign_keys(parent, their_keys, lock_wait);
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	RAISE NOTICE 'uuidv7_adopt_table: % adopted', parent;
 END

@@ -138,7 +138,15 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_internal.uuidv7_adopt_swap
 
+--#object uuidv7_internal.uuidv7_adopt_require_version7
+
+--#object uuidv7_internal.uuidv7_adopt_carried
+
 --#object uuidv7_internal.uuidv7_adopt_hand_over_sequence
+
+--#object uuidv7_internal.uuidv7_adopt_hand_over_sequences
+
+--#object uuidv7_internal.uuidv7_adopt_validate_foreign_keys
 
 --#object uuidv7_adopt_table
 
