@@ -633,6 +633,137 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_referencing_rows(pg_catalog.regclass, pg_catalog.regclass) IS
 'the foreign key, as its user made it, whose rows reference a partition''s period, and the query that lists them (used by uuidv7_drop_partitions)';
 
+-- The archive of uuidv7_drop_partitions checked (the caller owns it, and it
+-- is partitioned as the table is: uuidv7_archive_table), and what the
+-- periods retired for it need: its schema, its name (schema-qualified, as
+-- each period's CHECK uuidv7_archive_pending is commented), and the
+-- table's key.
+CREATE FUNCTION uuidv7_internal.uuidv7_archive_target(parent pg_catalog.regclass, archive pg_catalog.regclass,
+													  OUT archive_schema pg_catalog.name, OUT archive_name pg_catalog.text,
+													  OUT archive_key pg_catalog.name)
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+BEGIN
+	PERFORM uuidv7_internal.uuidv7_must_own(archive);
+	SELECT n.nspname, format('%I.%I', n.nspname, c.relname) INTO archive_schema, archive_name
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = archive;
+	PERFORM uuidv7_internal.uuidv7_archive_table(parent, archive_schema,
+												 (SELECT c.relname FROM pg_class c WHERE c.oid = archive), false);
+	SELECT a.attname INTO archive_key
+	FROM pg_partitioned_table p JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+	WHERE p.partrelid = parent;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_archive_target(pg_catalog.regclass, pg_catalog.regclass) IS
+'the archive of uuidv7_drop_partitions checked, and its schema, its qualified name and the table''s key, for the periods retired for it';
+
+-- Retire one period of uuidv7_drop_partitions, on its own: detach its table
+-- (PostgreSQL's own check that no row of another table references it),
+-- then drop it, or keep it detached, or, with an archive (archive_name,
+-- archive_schema: the archive's; archive_key: the key of both), move it
+-- into the archive's schema where that is not the parent's, marked with a
+-- CHECK uuidv7_archive_pending of its bounds, NOT VALID, commented with the
+-- archive's name.  A period that cannot leave is kept, and action says so:
+-- 'kept (SQLSTATE): why'.  Returns the table as named after and what was
+-- done.
+CREATE FUNCTION uuidv7_internal.uuidv7_retire_period(parent pg_catalog.regclass, period_table pg_catalog.regclass,
+													 lower_bound pg_catalog.uuid, upper_bound pg_catalog.uuid,
+													 detach_only pg_catalog.bool, parent_schema pg_catalog.name,
+													 archive_schema pg_catalog.name, archive_name pg_catalog.text,
+													 archive_key pg_catalog.name,
+													 OUT partition pg_catalog.text, OUT action pg_catalog.text)
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	old regclass := period_table;
+	taken text;
+	refs record;
+BEGIN
+	partition := old::text;
+	PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent,
+												 format(CASE WHEN detach_only THEN 'detaching %s' ELSE 'dropping %s' END, old));
+	BEGIN
+		EXECUTE format('ALTER TABLE %s DETACH PARTITION %s', parent, old);
+		IF archive_name IS NOT NULL THEN
+			-- (into the archive's schema, with a CHECK of its bounds that
+			-- uuidv7_archive_partitions validates, beside the table's
+			-- readers and writers, and that then spares ATTACH its scan;
+			-- the archive it waits for named on it)
+			IF archive_schema <> parent_schema THEN
+				EXECUTE format('ALTER TABLE %s SET SCHEMA %I', old, archive_schema);
+			END IF;
+			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_archive_pending CHECK (%s %I < %L::uuid) NOT VALID',
+						   old::oid::regclass,
+						   CASE WHEN lower_bound IS NOT NULL
+							   THEN format('%I >= %L::uuid AND', archive_key, lower_bound) ELSE '' END,
+						   archive_key, upper_bound);
+			EXECUTE format('COMMENT ON CONSTRAINT uuidv7_archive_pending ON %s IS %L', old::oid::regclass, archive_name);
+			partition := old::oid::regclass::text;
+			action := 'detached for the archive';
+		ELSIF NOT detach_only THEN
+			EXECUTE format('DROP TABLE %s', old);
+			action := 'dropped';
+		ELSE
+			action := 'detached';
+		END IF;
+	-- (kept, each with its SQLSTATE and why: rows of another table
+	-- reference it; a view or a function of the user's depends on it,
+	-- in PostgreSQL's words but never its advice to CASCADE; or the
+	-- referencing table is one the role may not read)
+	EXCEPTION
+		WHEN foreign_key_violation THEN
+			refs := uuidv7_internal.uuidv7_referencing_rows(parent, old);
+			action := 'kept (23503): ' || coalesce(refs.message, 'rows of another table reference it');
+		WHEN dependent_objects_still_exist OR insufficient_privilege THEN
+			GET STACKED DIAGNOSTICS taken = MESSAGE_TEXT;
+			action := format('kept (%s): %s', SQLSTATE, taken);
+	END;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_retire_period(pg_catalog.regclass, pg_catalog.regclass, pg_catalog.uuid, pg_catalog.uuid, pg_catalog.bool, pg_catalog.name, pg_catalog.name, pg_catalog.text, pg_catalog.name) IS
+'one period retired by uuidv7_drop_partitions: detached, then dropped, kept, or readied for an archive; or kept where it cannot leave, with the SQLSTATE and why';
+
+-- The CHECK uuidv7_retired of a DEFAULT partition (refuse_late_rows of
+-- uuidv7_drop_partitions): keys before oldest, the oldest period left,
+-- refused, NOT VALID (the rows already there are not scanned, and stay);
+-- the one it had (had_check) replaced.
+CREATE FUNCTION uuidv7_internal.uuidv7_refuse_rows_before(default_partition pg_catalog.regclass, key_column pg_catalog.name,
+														  oldest pg_catalog.uuid, had_check pg_catalog.bool)
+RETURNS void
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	taken text;
+BEGIN
+	IF had_check THEN
+		EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_retired', default_partition);
+	END IF;
+	BEGIN
+		EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_retired CHECK (%I >= %L::uuid) NOT VALID',
+					   default_partition, key_column, oldest);
+	EXCEPTION WHEN duplicate_object THEN
+		-- (one set since a REPEATABLE READ snapshot, which does not show
+		-- it; else the name is taken below, and that error stands)
+		GET STACKED DIAGNOSTICS taken = MESSAGE_TEXT;
+		BEGIN
+			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_retired,'
+						   ' ADD CONSTRAINT uuidv7_retired CHECK (%I >= %L::uuid) NOT VALID',
+						   default_partition, key_column, oldest);
+		EXCEPTION WHEN undefined_object THEN
+			RAISE EXCEPTION USING ERRCODE = 'duplicate_object', MESSAGE = taken;
+		END;
+	END;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_refuse_rows_before(pg_catalog.regclass, pg_catalog.name, pg_catalog.uuid, pg_catalog.bool) IS
+'the CHECK uuidv7_retired of a DEFAULT partition that refuses keys before the oldest period left, NOT VALID, replacing the one it had (used by uuidv7_drop_partitions)';
+
 -- Retire old periods: drop, or detach and keep as plain tables, the
 -- partitions whose whole range ends at or before older_than (their upper
 -- bound is a UUIDv7 at or below uuidv7_min(older_than)); never the DEFAULT
@@ -683,9 +814,7 @@ DECLARE
 	oldest uuid;
 	current_check text;
 	recheck bool := false;
-	taken text;
 	referencing regclass[];
-	refs record;
 	retired_lower uuid[];
 	archive_schema name;
 	archive_name text;
@@ -695,17 +824,12 @@ BEGIN
 	IF parent IS NULL OR older_than IS NULL OR detach_only IS NULL OR refuse_late_rows IS NULL OR lock_wait IS NULL THEN
 		RETURN;
 	END IF;
+	-- (this check is line 27 of the body, which the CONTEXT of its error
+	-- names, as expected/partition.out shows)
 	-- the parent checked first, by an assignment (an error names no SQL of ours)
 	checked := uuidv7_internal.uuidv7_partitioned_parent(parent);
 	IF archive IS NOT NULL THEN
-		PERFORM uuidv7_internal.uuidv7_must_own(archive);
-		SELECT n.nspname, format('%I.%I', n.nspname, c.relname) INTO archive_schema, archive_name
-		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = archive;
-		PERFORM uuidv7_internal.uuidv7_archive_table(parent, archive_schema,
-													 (SELECT c.relname FROM pg_class c WHERE c.oid = archive), false);
-		SELECT a.attname INTO archive_key
-		FROM pg_partitioned_table p JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
-		WHERE p.partrelid = parent;
+		SELECT * INTO archive_schema, archive_name, archive_key FROM uuidv7_internal.uuidv7_archive_target(parent, archive);
 	END IF;
 	PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent, 'waiting for upkeep''s turn on the table');
 	PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[parent], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
@@ -779,69 +903,15 @@ BEGIN
 			OR NOT EXISTS (SELECT FROM pg_get_partition_constraintdef(old) AS d(def)
 						   WHERE strpos(d.def, format('< %L::', retired_upper[i])) > 0
 							   OR strpos(d.def, format('.<) %L::', retired_upper[i])) > 0);
-		partition := old::text;
-		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_drop_partitions', parent,
-													 format(CASE WHEN detach_only THEN 'detaching %s' ELSE 'dropping %s' END, old));
 		-- (each period on its own: one that cannot leave is kept, and the
 		-- others go)
-		BEGIN
-			EXECUTE format('ALTER TABLE %s DETACH PARTITION %s', parent, old);
-			IF archive IS NOT NULL THEN
-				-- (into the archive's schema, with a CHECK of its bounds that
-				-- uuidv7_archive_partitions validates, beside the table's
-				-- readers and writers, and that then spares ATTACH its scan;
-				-- the archive it waits for named on it)
-				IF archive_schema <> checked.parent_schema THEN
-					EXECUTE format('ALTER TABLE %s SET SCHEMA %I', old, archive_schema);
-				END IF;
-				EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_archive_pending CHECK (%s %I < %L::uuid) NOT VALID',
-							   old::oid::regclass,
-							   CASE WHEN retired_lower[i] IS NOT NULL
-								   THEN format('%I >= %L::uuid AND', archive_key, retired_lower[i]) ELSE '' END,
-							   archive_key, retired_upper[i]);
-				EXECUTE format('COMMENT ON CONSTRAINT uuidv7_archive_pending ON %s IS %L', old::oid::regclass, archive_name);
-				partition := old::oid::regclass::text;
-				action := 'detached for the archive';
-			ELSIF NOT detach_only THEN
-				EXECUTE format('DROP TABLE %s', old);
-				action := 'dropped';
-			ELSE
-				action := 'detached';
-			END IF;
-		-- (kept, each with its SQLSTATE and why: rows of another table
-		-- reference it; a view or a function of the user's depends on it,
-		-- in PostgreSQL's words but never its advice to CASCADE; or the
-		-- referencing table is one the role may not read)
-		EXCEPTION
-			WHEN foreign_key_violation THEN
-				refs := uuidv7_internal.uuidv7_referencing_rows(parent, old);
-				action := 'kept (23503): ' || coalesce(refs.message, 'rows of another table reference it');
-			WHEN dependent_objects_still_exist OR insufficient_privilege THEN
-				GET STACKED DIAGNOSTICS taken = MESSAGE_TEXT;
-				action := format('kept (%s): %s', SQLSTATE, taken);
-		END;
+		SELECT r.partition, r.action INTO partition, action
+		FROM uuidv7_internal.uuidv7_retire_period(parent, old, retired_lower[i], retired_upper[i], detach_only,
+												  checked.parent_schema, archive_schema, archive_name, archive_key) r;
 		RETURN NEXT;
 	END LOOP;
-	-- (NOT VALID: the rows already there are not scanned, and stay)
 	IF recheck THEN
-		IF current_check IS NOT NULL THEN
-			EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_retired', default_partition);
-		END IF;
-		BEGIN
-			EXECUTE format('ALTER TABLE %s ADD CONSTRAINT uuidv7_retired CHECK (%I >= %L::uuid) NOT VALID',
-						   default_partition, key_column, oldest);
-		EXCEPTION WHEN duplicate_object THEN
-			-- (one set since a REPEATABLE READ snapshot, which does not show
-			-- it; else the name is taken below, and that error stands)
-			GET STACKED DIAGNOSTICS taken = MESSAGE_TEXT;
-			BEGIN
-				EXECUTE format('ALTER TABLE %s DROP CONSTRAINT uuidv7_retired,'
-							   ' ADD CONSTRAINT uuidv7_retired CHECK (%I >= %L::uuid) NOT VALID',
-							   default_partition, key_column, oldest);
-			EXCEPTION WHEN undefined_object THEN
-				RAISE EXCEPTION USING ERRCODE = 'duplicate_object', MESSAGE = taken;
-			END;
-		END;
+		PERFORM uuidv7_internal.uuidv7_refuse_rows_before(default_partition, key_column, oldest, current_check IS NOT NULL);
 		partition := default_partition::text;
 		action := 'refuses rows before ' || @extschema@.uuidv7_timestamp(oldest);
 		RETURN NEXT;

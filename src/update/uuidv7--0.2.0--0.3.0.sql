@@ -118,6 +118,12 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_internal.uuidv7_referencing_rows
 
+--#object uuidv7_internal.uuidv7_archive_target
+
+--#object uuidv7_internal.uuidv7_retire_period
+
+--#object uuidv7_internal.uuidv7_refuse_rows_before
+
 --#object uuidv7_drop_partitions
 
 --#object uuidv7_archive_partitions
