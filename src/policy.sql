@@ -146,6 +146,30 @@ $function$;
 COMMENT ON FUNCTION uuidv7_set_partition_policy(pg_catalog.regclass, pg_catalog.interval, pg_catalog.interval, pg_catalog.text, pg_catalog.bool, pg_catalog.interval, pg_catalog.text, pg_catalog.text) IS
 'give a partitioned table its policy (periods made ahead of now, retired after keep), change it, or remove it with both NULL; makes the periods it asks for now';
 
+-- The runs of adjacent periods among periods given by their starts and
+-- ends (in any order), each as the start of its first period and the end of
+-- its last, in order of time.
+CREATE FUNCTION uuidv7_internal.uuidv7_period_runs(starts pg_catalog.timestamptz[], ends pg_catalog.timestamptz[],
+												   OUT from_ts pg_catalog.timestamptz,
+												   OUT upto_ts pg_catalog.timestamptz)
+RETURNS SETOF record
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+BEGIN
+	RETURN QUERY
+		SELECT min(r.s), max(r.e)
+		FROM (SELECT p.s, p.e, sum(CASE WHEN p.s = p.prev_e THEN 0 ELSE 1 END) OVER (ORDER BY p.s) AS run
+			  FROM (SELECT u.s, u.e, lag(u.e) OVER (ORDER BY u.s) AS prev_e
+					FROM unnest(starts, ends) AS u(s, e)) p) r
+		GROUP BY r.run
+		ORDER BY min(r.s);
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_period_runs(pg_catalog.timestamptz[], pg_catalog.timestamptz[]) IS
+'the runs of adjacent periods among periods given by their starts and ends, each from its first period''s start to its last one''s end, in order of time (used by uuidv7_periods_to_make)';
+
 -- The periods a policy makes, on the table's grid: those of now to ahead,
 -- and, within keep, those of a hole between partitions or after the last,
 -- and those from the oldest row that waits in the DEFAULT partition on
@@ -276,12 +300,7 @@ BEGIN
 
 	-- runs of adjacent periods, in order of time
 	RETURN QUERY
-		SELECT min(r.s), max(r.e)
-		FROM (SELECT p.s, p.e, sum(CASE WHEN p.s = p.prev_e THEN 0 ELSE 1 END) OVER (ORDER BY p.s) AS run
-			  FROM (SELECT u.s, u.e, lag(u.e) OVER (ORDER BY u.s) AS prev_e
-					FROM unnest(starts, ends) AS u(s, e)) p) r
-		GROUP BY r.run
-		ORDER BY min(r.s);
+		SELECT s.from_ts, s.upto_ts FROM uuidv7_internal.uuidv7_period_runs(starts, ends) s ORDER BY s.from_ts;
 END
 $function$;
 
@@ -482,6 +501,59 @@ $function$;
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_archive_table(pg_catalog.regclass, pg_catalog.name, pg_catalog.name, pg_catalog.bool) IS
 'the archive of a table''s policy, checked (partitioned as the table is, of its owner), made where missing if asked';
 
+-- A step of uuidv7_maintain recorded in uuidv7_maintenance_history:
+-- 'create' starts the run's record (started at run_started), 'retire' adds
+-- to it what was retired, 'archive' its error, where it has one; then the
+-- runs older than 30 days of this table, and those of a table that is no
+-- more, deleted.
+CREATE FUNCTION uuidv7_internal.uuidv7_record_maintenance_step(parent pg_catalog.regclass, step_name pg_catalog.text,
+															   run_started pg_catalog.timestamptz,
+															   created pg_catalog.int4, retired pg_catalog.int4,
+															   moved pg_catalog.int8, error_code pg_catalog.text,
+															   error_message pg_catalog.text, names pg_catalog.text[],
+															   error_hint pg_catalog.text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+BEGIN
+	IF step_name = 'create' THEN
+		-- (recorded under the table's name now: its code may have renamed
+		-- it; nothing where it dropped it)
+		INSERT INTO @extschema@.uuidv7_maintenance_history AS h
+			(parent_schema, parent_name, parent_oid, started_at, duration, created, retired, moved, sqlstate, error,
+			 created_partitions, hint)
+		SELECT n.nspname, c.relname, parent, run_started, clock_timestamp() - run_started,
+			created, 0, moved, error_code, error_message, names, nullif(error_hint, '')
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE c.oid = parent;
+	ELSIF step_name = 'archive' THEN
+		-- (its error, where it has one, told as retirement's)
+		UPDATE @extschema@.uuidv7_maintenance_history h
+		SET duration = clock_timestamp() - h.started_at, retire_sqlstate = error_code,
+			retire_error = 'archiving: ' || error_message
+		WHERE h.parent_oid = parent AND h.started_at = run_started AND error_code IS NOT NULL;
+	ELSE
+		-- (the columns it sets only: a role may read none of the record)
+		UPDATE @extschema@.uuidv7_maintenance_history h
+		SET duration = clock_timestamp() - h.started_at, retired = uuidv7_record_maintenance_step.retired,
+			retired_partitions = names, retire_sqlstate = error_code, retire_error = error_message
+		WHERE h.parent_oid = parent AND h.started_at = run_started;
+		IF error_hint <> '' THEN
+			UPDATE @extschema@.uuidv7_maintenance_history h SET hint = error_hint
+			WHERE h.parent_oid = parent AND h.started_at = run_started;
+		END IF;
+	END IF;
+	-- (30 days of its runs kept, and none of a table that is no more)
+	DELETE FROM @extschema@.uuidv7_maintenance_history h
+	WHERE h.started_at < now() - interval '30 days'
+		AND (h.parent_oid = parent OR NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = h.parent_oid));
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_record_maintenance_step(pg_catalog.regclass, pg_catalog.text, pg_catalog.timestamptz, pg_catalog.int4, pg_catalog.int4, pg_catalog.int8, pg_catalog.text, pg_catalog.text, pg_catalog.text[], pg_catalog.text) IS
+'a step of uuidv7_maintain recorded in uuidv7_maintenance_history (create starts the run''s record, retire and archive add to it), and the records older than 30 days deleted';
+
 -- One table's maintenance by its policy, in steps that the caller runs in
 -- transactions of their own, so that none undoes or holds back another:
 -- 'create' makes the periods the policy asks for
@@ -601,38 +673,9 @@ BEGIN
 		moved := 0;
 		names := '{}';
 	END;
-	IF step_name = 'create' THEN
-		-- (recorded under the table's name now: its code may have renamed
-		-- it; nothing where it dropped it)
-		INSERT INTO @extschema@.uuidv7_maintenance_history AS h
-			(parent_schema, parent_name, parent_oid, started_at, duration, created, retired, moved, sqlstate, error,
-			 created_partitions, hint)
-		SELECT n.nspname, c.relname, parent, run_started, clock_timestamp() - run_started,
-			created, 0, moved, error_code, error_message, names, nullif(error_hint, '')
-		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-		WHERE c.oid = parent;
-	ELSIF step_name = 'archive' THEN
-		-- (its error, where it has one, told as retirement's)
-		UPDATE @extschema@.uuidv7_maintenance_history h
-		SET duration = clock_timestamp() - h.started_at, retire_sqlstate = error_code,
-			retire_error = 'archiving: ' || error_message
-		WHERE h.parent_oid = parent AND h.started_at = run_started AND error_code IS NOT NULL;
-	ELSE
-		-- (the columns it sets only: a role may read none of the record)
-		UPDATE @extschema@.uuidv7_maintenance_history h
-		SET duration = clock_timestamp() - h.started_at, retired = uuidv7_maintain.retired, retired_partitions = names,
-			retire_sqlstate = error_code, retire_error = error_message
-		WHERE h.parent_oid = parent AND h.started_at = run_started;
-		IF error_hint <> '' THEN
-			UPDATE @extschema@.uuidv7_maintenance_history h SET hint = error_hint
-			WHERE h.parent_oid = parent AND h.started_at = run_started;
-		END IF;
-	END IF;
+	PERFORM uuidv7_internal.uuidv7_record_maintenance_step(parent, step_name, run_started, created, retired, moved,
+														   error_code, error_message, names, error_hint);
 	partitions := names;
-	-- (30 days of its runs kept, and none of a table that is no more)
-	DELETE FROM @extschema@.uuidv7_maintenance_history h
-	WHERE h.started_at < now() - interval '30 days'
-		AND (h.parent_oid = parent OR NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = h.parent_oid));
 END
 $function$;
 

@@ -175,11 +175,15 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_internal.uuidv7_archive_table
 
+--#object uuidv7_internal.uuidv7_period_runs
+
 --#object uuidv7_internal.uuidv7_periods_to_make
 
 --#object uuidv7_internal.uuidv7_make_span
 
 --#object uuidv7_internal.uuidv7_make_policy_periods
+
+--#object uuidv7_internal.uuidv7_record_maintenance_step
 
 --#object uuidv7_internal.uuidv7_maintain
 
