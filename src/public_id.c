@@ -74,8 +74,6 @@ scheme_name(int scheme)
 	return scheme == PUBLIC_ID_FF1 ? "ff1" : "uuidv47";
 }
 
-static void forget_ff1_keys(void);
-
 #ifdef UUIDV7_USE_OPENSSL
 /* FF1's domain: 122 binary numerals (set up by uuidv7_public_id_init) */
 static FF1Domain public_id_domain;
@@ -94,7 +92,7 @@ uuidv7_public_id_init(void)
 							 PGC_SUSET,
 							 0,
 							 NULL, NULL, NULL);
-	uuidv7_public_id_keys_init(forget_ff1_keys);
+	uuidv7_public_id_keys_init();
 
 #ifdef UUIDV7_USE_OPENSSL
 	if (!ff1_domain(&public_id_domain, 2, PUBLIC_ID_BITS))
@@ -244,9 +242,12 @@ ff1_map(const PublicIdKeys *keys, uint64 generation, int i, const pg_uuid_t *in,
 }
 #endif							/* UUIDV7_USE_OPENSSL */
 
-/* free this session's AES contexts (EVP_CIPHER_CTX_free wipes their keys) */
-static void
-forget_ff1_keys(void)
+/*
+ * Free this session's AES contexts (EVP_CIPHER_CTX_free wipes their keys),
+ * when a transaction ends or a reload replaces the keys.
+ */
+void
+uuidv7_public_id_forget_derived_keys(void)
 {
 #ifdef UUIDV7_USE_OPENSSL
 	for (int k = 0; k < ff1_nkeys; k++)

@@ -30,7 +30,8 @@ typedef struct PublicIdKeys
 	PublicIdKey keys[PUBLIC_ID_MAX_KEYS];
 } PublicIdKeys;
 
-extern void uuidv7_public_id_keys_init(void (*forget) (void));
+extern void uuidv7_public_id_keys_init(void);
+extern void uuidv7_public_id_forget_derived_keys(void);
 extern bool uuidv7_public_id_preloaded(void);
 extern const char *uuidv7_public_id_key_file(void);
 extern bool uuidv7_may_see_key_state(void);

@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "access/parallel.h"
 #include "access/xact.h"
 #include "catalog/pg_authid.h"
 #include "commands/dbcommands.h"	/* get_database_name (before 19) */
@@ -94,9 +95,6 @@ static char *database_name = NULL;
 
 /* the generation of the keys this transaction took (keys->transaction) */
 static uint64 transaction_keys_generation = 0;
-
-/* what the mapping of ids forgets of keys replaced (its AES contexts) */
-static void (*forget_keys) (void) = NULL;
 
 /*
  * A fingerprint of a key that reveals nothing of it: the first 32 bits of
@@ -295,7 +293,8 @@ assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
 {
 	char		why[200];
 
-	if (keys == NULL)
+	/* (a parallel worker keeps the keys it inherited: it makes no id) */
+	if (keys == NULL || IsParallelWorker())
 		return;
 	if (newval != NULL && newval[0] != '\0' &&
 		!read_key_file(newval, &keys->reading, why, sizeof(why)))
@@ -314,8 +313,7 @@ assign_public_id_key_file(const char *newval, void *extra pg_attribute_unused())
 	explicit_bzero(&keys->reading, sizeof(keys->reading));
 	key_file_refused[0] = '\0';
 	keys_generation++;
-	if (forget_keys)
-		forget_keys();
+	uuidv7_public_id_forget_derived_keys();
 	if (database_chosen)
 		keep_database_keys();
 }
@@ -409,7 +407,10 @@ show_public_id_key_file(void)
 	return shown->data;
 }
 
-/* At the end of a transaction, the keys it used are wiped. */
+/*
+ * At the end of a transaction, the keys it used are wiped, and the AES
+ * contexts derived from them (in memory a core dump would hold) freed.
+ */
 static void
 transaction_keys_release(XactEvent event, void *arg pg_attribute_unused())
 {
@@ -417,7 +418,10 @@ transaction_keys_release(XactEvent event, void *arg pg_attribute_unused())
 		(event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
 		 event == XACT_EVENT_PREPARE || event == XACT_EVENT_PARALLEL_COMMIT ||
 		 event == XACT_EVENT_PARALLEL_ABORT))
+	{
 		explicit_bzero(&keys->transaction, sizeof(keys->transaction));
+		uuidv7_public_id_forget_derived_keys();
+	}
 }
 
 /*
@@ -461,14 +465,10 @@ uuidv7_public_id_key_file(void)
 	return public_id_key_file ? public_id_key_file : "";
 }
 
-/*
- * Define uuidv7.public_id_key_file and, when preloaded, map the keys'
- * memory; forget wipes what the mapping of ids derived from replaced keys.
- */
+/* Define uuidv7.public_id_key_file and, when preloaded, map the keys' memory. */
 void
-uuidv7_public_id_keys_init(void (*forget) (void))
+uuidv7_public_id_keys_init(void)
 {
-	forget_keys = forget;
 	if (process_shared_preload_libraries_in_progress)
 	{
 		void	   *memory = mmap(NULL, sizeof(KeyMemory), PROT_READ | PROT_WRITE,

@@ -432,14 +432,24 @@ SKIP:
 			'-c', 'SELECT pg_sleep(30)' ], '>', \my $sleep_out, '2>', \my $sleep_err);
 	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'")
 	  or die 'no sleeping session';
+	# (a session that made and read public ids with both keys, in
+	# transactions now ended: the AES contexts derived from them are freed)
+	my $user = IPC::Run::start([ 'psql', '-X', '-q', '-d', $node->connstr('postgres'),
+			'-c', 'SET uuidv7.public_id_scheme = ff1',
+			'-c', 'SELECT count(*) FROM fixed WHERE id = ANY (uuidv7_from_public_all(uuidv7_to_public(id)))',
+			'-c', 'SELECT pg_sleep(31)' ], '>', \my $user_out, '2>', \my $user_err);
+	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(31)'")
+	  or die 'no sleeping session';
 	my $pid = sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'");
+	my $used = sql("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(31)'");
 	my $checkpointer = sql("SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'");
 	my $postmaster = postmaster_pid();
-	my @found = map { my @k = keys_in_memory($_); "$k[0]/$k[1]" } $pid, $postmaster, $checkpointer;
+	my @found = map { my @k = keys_in_memory($_); "$k[0]/$k[1]" } $pid, $used, $postmaster, $checkpointer;
 	$backend->kill_kill;
+	$user->kill_kill;
 	skip("cannot read /proc/$pid/mem", 1) if $found[0] =~ /^-1/;
-	is("@found", '2/0 2/0 2/0',
-		'the two keys in the memory of a session, of the postmaster and of the checkpointer, none where a core dump would hold it');
+	is("@found", '2/0 2/0 2/0 2/0',
+		'the two keys in the memory of a session, of one that used them, of the postmaster and of the checkpointer, none where a core dump would hold it');
 }
 is( sql('SET uuidv7.public_id_scheme = ff1;
 		SELECT count(*) FILTER (WHERE uuidv7_to_public(f.id) = b.p),
@@ -468,9 +478,12 @@ my @same = split /\n/, sql(q{SET uuidv7.public_id_scheme = ff1;
 	SELECT sum(hashtext(uuidv7_to_public(id)::text)) FROM many;
 	SET max_parallel_workers_per_gather = 2;
 	SELECT sum(hashtext(uuidv7_to_public(id)::text)) FROM many;
-	SELECT count(*) FROM fixed f JOIN before b USING (n) WHERE (uuidv7_from_public_all(b.p))[2] = f.id;});
-is("$same[0] $same[2]", "$same[1] 2000",
-	'after an edit of the file without a reload, a new session and parallel workers use the keys of the last reload');
+	SELECT count(*) FROM fixed f JOIN before b USING (n) WHERE (uuidv7_from_public_all(b.p))[2] = f.id;
+	SELECT array_to_string(fingerprints, ',') FROM uuidv7_public_id_state();
+	SET } . ($major >= 16 ? 'debug_parallel_query' : 'force_parallel_mode') . q{ = on;
+	SELECT array_to_string(fingerprints, ',') FROM uuidv7_public_id_state();});
+is("$same[0] $same[2] $same[3]", "$same[1] 2000 $same[4]",
+	'after an edit of the file without a reload, a new session and parallel workers use the keys of the last reload (a worker does not read the file as it starts)');
 write_keys("* $key2", "* $key1");
 reload();
 
