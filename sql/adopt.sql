@@ -186,6 +186,28 @@ FROM pg_class WHERE oid = 'stuck'::regclass;
 DROP PUBLICATION stuck_pub;
 DROP TABLE stuck CASCADE;
 DROP TABLE stuck_log;
+-- a foreign key of another role's table, which the swap could not drop and
+-- make again: refused before anything changes, named with its owner
+CREATE ROLE regress_adopt_owner;
+CREATE ROLE regress_adopt_neighbour;
+-- (so that a role without superuser running the suite may give them tables,
+-- in a schema of its own whatever the server's defaults for public)
+GRANT regress_adopt_owner, regress_adopt_neighbour TO CURRENT_USER;
+CREATE SCHEMA adopt_roles;
+GRANT USAGE, CREATE ON SCHEMA adopt_roles TO regress_adopt_owner, regress_adopt_neighbour;
+CREATE TABLE adopt_roles.owned (id uuid7 PRIMARY KEY);
+CREATE TABLE adopt_roles.neighbour (owned_id uuid REFERENCES adopt_roles.owned);
+ALTER TABLE adopt_roles.owned OWNER TO regress_adopt_owner;
+ALTER TABLE adopt_roles.neighbour OWNER TO regress_adopt_neighbour;
+SET ROLE regress_adopt_owner;
+\set VERBOSITY default
+CALL uuidv7_adopt_table('adopt_roles.owned', '1 month', 'UTC');
+\set VERBOSITY terse
+RESET ROLE;
+SELECT relkind, (SELECT count(*) FROM pg_constraint WHERE conrelid = 'adopt_roles.owned'::regclass) AS constraints
+FROM pg_class WHERE oid = 'adopt_roles.owned'::regclass;
+DROP SCHEMA adopt_roles CASCADE;
+DROP ROLE regress_adopt_owner, regress_adopt_neighbour;
 
 -- long names of indexes: the adopted table's are renamed within 63 bytes,
 -- numbered where a name is taken
@@ -272,6 +294,13 @@ BEGIN
 END
 $$;
 INSERT INTO stopped (id, v) VALUES (uuidv7_generate_at(date_trunc('month', now()) + interval '1 month 27 days'), 0);
+-- (called again with another zone, whose months its bounds do not end on:
+-- refused, so that the grid it records is the one of its bounds)
+-- (terse: its detail names the bounds, which are this month's)
+\set VERBOSITY terse
+CALL uuidv7_adopt_table('stopped', '1 month', 'Asia/Tokyo');
+\echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
 CALL uuidv7_adopt_table('stopped', '1 month', 'UTC');
 SELECT count(*) AS row_count, sum(v) AS v_sum FROM stopped;
 SELECT partition, period_end = date_trunc('month', now()) + interval '2 months' AS to_end_of_next_month

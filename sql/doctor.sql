@@ -69,6 +69,32 @@ SELECT severity, object, problem FROM uuidv7_doctor() ORDER BY object COLLATE "C
 
 DROP TABLE stale, healthy, open_ended, empty_parent, by_time, half_adopted;
 
+-- rows that came before any partition was made (a table with a DEFAULT
+-- partition only): the fix makes the periods from the oldest row's day, in
+-- the zone it names, and no row is left in DEFAULT to be called late
+CREATE TABLE early (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE early_default PARTITION OF early DEFAULT;
+INSERT INTO early SELECT uuidv7_generate_at(now() - g * interval '1 day') FROM generate_series(1, 20) g;
+SELECT severity, problem,
+	(regexp_match(fix, '^SELECT \* FROM uuidv7_create_partitions\(''public\.early'', ''([^'']+)'', now\(\) \+ interval ''1 month'', ''1 day'', ''UTC''\);$'))[1]::timestamptz
+		= date_trunc('day', now() - interval '20 days') AS from_the_oldest_rows_day
+FROM uuidv7_doctor() WHERE object = 'public.early';
+DO $$ BEGIN EXECUTE (SELECT fix FROM uuidv7_doctor() WHERE object = 'public.early'); END $$;
+SELECT (SELECT count(*) FROM early_default) AS left_in_default, count(*) AS findings
+FROM uuidv7_doctor() WHERE object LIKE 'public.early%';
+DROP TABLE early;
+
+-- rows older than the oldest partition, of a table without a policy: the
+-- fix names the call that makes their periods first, and it takes them in
+CREATE TABLE came_early (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE came_early_default PARTITION OF came_early DEFAULT;
+SELECT count(*) AS created FROM uuidv7_create_partitions('came_early', '2025-03-01', '2025-05-01', '1 month', 'UTC');
+INSERT INTO came_early VALUES (uuidv7_generate_at('2025-01-15 00:00+00')), (uuidv7_generate_at('2025-02-20 00:00+00'));
+SELECT severity, problem, fix FROM uuidv7_doctor() WHERE object = 'public.came_early_default' ORDER BY problem COLLATE "C";
+SELECT sum(moved) AS moved FROM uuidv7_create_partitions('public.came_early', '2025-01-15 00:00:00+00', '2025-03-01 00:00:00+00');
+SELECT count(*) AS findings FROM uuidv7_doctor() WHERE object = 'public.came_early_default';
+DROP TABLE came_early;
+
 -- a table that keeps its oldest rows in a partition from MINVALUE: its fix
 -- continues by the length of its last period, not by that partition's
 CREATE TABLE archived (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);

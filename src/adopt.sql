@@ -40,6 +40,36 @@ COMMENT ON FUNCTION uuidv7_internal.uuidv7_forbid_transaction_block(pg_catalog.t
 -- under SHARE UPDATE EXCLUSIVE, beside reads and writes, and ACCESS EXCLUSIVE
 -- is held only for the catalog swap.
 
+-- The publications that keep a table from adoption on PostgreSQL 15 and
+-- later: those that publish some of its rows or columns only, or its
+-- schema's tables under the partitions' names; NULL if none.
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_publication_blockers(tbl pg_catalog.regclass)
+RETURNS pg_catalog.text
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	published text;
+BEGIN
+	IF current_setting('server_version_num')::int < 150000 THEN
+		RETURN NULL;
+	END IF;
+	EXECUTE 'SELECT string_agg(what, ''; '' ORDER BY what) FROM (
+			 SELECT format(''publication %I (a row filter or a column list)'', p.pubname) AS what
+			 FROM pg_publication_rel r JOIN pg_publication p ON p.oid = r.prpubid
+			 WHERE r.prrelid = $1 AND (r.prqual IS NOT NULL OR r.prattrs IS NOT NULL)
+			 UNION
+			 SELECT format(''publication %I (publish_via_partition_root = false)'', p.pubname)
+			 FROM pg_publication_namespace n JOIN pg_publication p ON p.oid = n.pnpubid
+			 WHERE NOT p.pubviaroot AND n.pnnspid = (SELECT relnamespace FROM pg_class WHERE oid = $1)) w'
+		INTO published USING tbl;
+	RETURN published;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_publication_blockers(pg_catalog.regclass) IS
+'the publications that keep a table from adoption by uuidv7_adopt_table on PostgreSQL 15 and later (a row filter or a column list, or its schema published under the partitions'' names), named, or NULL (used by uuidv7_adopt_blockers)';
+
 -- What of adoption's refusal rules a table breaks: the objects that point
 -- at it and cannot follow it to the partitioned table (uuidv7_adopt_swap
 -- carries views, triggers, foreign keys either way, owned sequences,
@@ -53,7 +83,6 @@ SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
 	blockers text;
-	published text;
 BEGIN
 	SELECT string_agg(what, '; ' ORDER BY what) INTO blockers FROM (
 		-- a materialized view holds rows read from the table, and a rule of
@@ -73,6 +102,12 @@ BEGIN
 			JOIN pg_class v ON v.oid = r.ev_class
 		WHERE d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_class'::regclass AND d.refobjid = tbl
 			AND v.relkind = 'v' AND r.rulename = '_RETURN' AND NOT pg_has_role(v.relowner, 'USAGE')
+		UNION
+		-- a foreign key of another role's table, which the swap must drop and
+		-- make again
+		SELECT format('foreign key %I of %s (owned by %s)', c.conname, c.conrelid::regclass, pg_get_userbyid(r.relowner))
+		FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid
+		WHERE c.contype = 'f' AND c.confrelid = tbl AND c.conparentid = 0 AND NOT pg_has_role(r.relowner, 'USAGE')
 		UNION
 		-- rules of the table itself
 		SELECT format('rule %I of %s', r.rulename, tbl) FROM pg_rewrite r WHERE r.ev_class = tbl
@@ -150,21 +185,7 @@ BEGIN
 		SELECT format('replica identity of %s (an index: %s)', tbl, i.indexrelid::regclass)
 		FROM pg_index i WHERE i.indrelid = tbl AND i.indisreplident
 	) refused;
-	-- a publication that publishes some of its rows or columns only, or its
-	-- schema's tables under the partitions' names (PostgreSQL 15 on)
-	IF current_setting('server_version_num')::int >= 150000 THEN
-		EXECUTE 'SELECT string_agg(what, ''; '' ORDER BY what) FROM (
-				 SELECT format(''publication %I (a row filter or a column list)'', p.pubname) AS what
-				 FROM pg_publication_rel r JOIN pg_publication p ON p.oid = r.prpubid
-				 WHERE r.prrelid = $1 AND (r.prqual IS NOT NULL OR r.prattrs IS NOT NULL)
-				 UNION
-				 SELECT format(''publication %I (publish_via_partition_root = false)'', p.pubname)
-				 FROM pg_publication_namespace n JOIN pg_publication p ON p.oid = n.pnpubid
-				 WHERE NOT p.pubviaroot AND n.pnnspid = (SELECT relnamespace FROM pg_class WHERE oid = $1)) w'
-			INTO published USING tbl;
-		blockers := nullif(concat_ws('; ', blockers, published), '');
-	END IF;
-	RETURN blockers;
+	RETURN nullif(concat_ws('; ', blockers, uuidv7_internal.uuidv7_adopt_publication_blockers(tbl)), '');
 END
 $function$;
 
@@ -259,7 +280,7 @@ BEGIN
 		RAISE EXCEPTION 'table "%" has objects that cannot follow it to a partitioned table', table_name
 			USING ERRCODE = 'feature_not_supported',
 				  DETAIL = format('%s.', kept_name),
-				  HINT = 'Drop each of them first (a replica identity on an index: set REPLICA IDENTITY DEFAULT or FULL; a publication: ALTER PUBLICATION ... SET (publish_via_partition_root = true); a NOT VALID check: VALIDATE it; forced row security: ALTER TABLE ... NO FORCE ROW LEVEL SECURITY, which the adoption carries back), adopt the table, then make them again on it: views, foreign keys and triggers of the table follow it by themselves.';
+				  HINT = 'Drop each of them first (a replica identity on an index: set REPLICA IDENTITY DEFAULT or FULL; a publication: ALTER PUBLICATION ... SET (publish_via_partition_root = true); a NOT VALID check: VALIDATE it; forced row security: ALTER TABLE ... NO FORCE ROW LEVEL SECURITY, which the adoption carries back; another role''s view or foreign key: its owner drops it, or a role that has the rights of both owners adopts the table), adopt the table, then make them again on it: views, foreign keys and triggers of the table follow it by themselves.';
 	END IF;
 
 	kept_name := table_name || '_adopted';
@@ -273,6 +294,60 @@ $function$;
 
 COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_check(pg_catalog.regclass) IS
 'step 1 of uuidv7_adopt_table: the checks of the table before anything changes (42809, 0A000, 42P07), and its name, key column and whether the key is a plain uuid';
+
+-- Refuse to finish a stopped adoption with another step or zone than the
+-- one its bounds were set on: the grid recorded counts from their end.
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_require_grid(tbl pg_catalog.regclass,
+														  lower_bound pg_catalog.uuid, upper_bound pg_catalog.uuid,
+														  step pg_catalog.interval, zone pg_catalog.text)
+RETURNS void
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	lower_time timestamptz := @extschema@.uuidv7_timestamp(lower_bound);
+	upper_time timestamptz := @extschema@.uuidv7_timestamp(upper_bound);
+BEGIN
+	IF date_trunc(uuidv7_internal.uuidv7_adopt_unit(step), lower_time, zone) <> lower_time
+	   OR (SELECT max(b.period_end) FROM @extschema@.uuidv7_partition_bounds(lower_time, upper_time, step, zone) b)
+		  <> upper_time THEN
+		RAISE EXCEPTION 'the stopped adoption of % was begun with another step or zone', tbl
+			USING ERRCODE = 'invalid_parameter_value',
+				DETAIL = format('Its bounds, %s to %s, are not periods of %s in %s.', lower_time, upper_time, step, zone),
+				HINT = 'Call it again with the step and zone of the call that stopped.';
+	END IF;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_require_grid(pg_catalog.regclass, pg_catalog.uuid, pg_catalog.uuid, pg_catalog.interval, pg_catalog.text) IS
+'refuses (22023) to finish a stopped adoption by uuidv7_adopt_table with a step or zone other than the one its bounds were set on';
+
+-- The calendar unit an adopted table's span starts on, as fits its step:
+-- the start of a year, quarter, month, week, day, hour or minute.
+CREATE FUNCTION uuidv7_internal.uuidv7_adopt_unit(step pg_catalog.interval)
+RETURNS pg_catalog.text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	months int := extract(year FROM step) * 12 + extract(month FROM step);
+	days int := extract(day FROM step);
+	seconds numeric := extract(epoch FROM step - make_interval(months => months, days => days));
+BEGIN
+	RETURN CASE
+			   WHEN months > 0 AND months % 12 = 0 AND days = 0 AND seconds = 0 THEN 'year'
+			   WHEN months > 0 AND months % 3 = 0 AND days = 0 AND seconds = 0 THEN 'quarter'
+			   WHEN months > 0 THEN 'month'
+			   WHEN days > 0 AND days % 7 = 0 AND seconds = 0 THEN 'week'
+			   WHEN days > 0 OR seconds >= 3600 THEN 'day'
+			   WHEN seconds >= 60 THEN 'hour'
+			   ELSE 'minute'
+		   END;
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_adopt_unit(pg_catalog.interval) IS
+'the calendar unit an adopted table''s span starts on for a step (year, quarter, month, week, day, hour or minute; used by uuidv7_adopt_span and uuidv7_adopt_table)';
 
 -- Step 2: the span the table becomes the partition of, counted from the
 -- start of the oldest row's year, quarter, month, week, day, hour or minute
@@ -290,9 +365,6 @@ LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $function$
 DECLARE
-	months int := extract(year FROM step) * 12 + extract(month FROM step);
-	days int := extract(day FROM step);
-	seconds numeric := extract(epoch FROM step - make_interval(months => months, days => days));
 	oldest timestamptz;
 	newest timestamptz;
 	anchor timestamptz;
@@ -300,15 +372,7 @@ BEGIN
 	EXECUTE format('SELECT @extschema@.uuidv7_timestamp((SELECT %1$I FROM %2$s ORDER BY %1$I LIMIT 1)), '
 				   '@extschema@.uuidv7_timestamp((SELECT %1$I FROM %2$s ORDER BY %1$I DESC LIMIT 1))', key_column, tbl)
 		INTO oldest, newest;
-	anchor := date_trunc(CASE
-							 WHEN months > 0 AND months % 12 = 0 AND days = 0 AND seconds = 0 THEN 'year'
-							 WHEN months > 0 AND months % 3 = 0 AND days = 0 AND seconds = 0 THEN 'quarter'
-							 WHEN months > 0 THEN 'month'
-							 WHEN days > 0 AND days % 7 = 0 AND seconds = 0 THEN 'week'
-							 WHEN days > 0 OR seconds >= 3600 THEN 'day'
-							 WHEN seconds >= 60 THEN 'hour'
-							 ELSE 'minute'
-						 END, least(coalesce(oldest, now()), now()), zone);
+	anchor := date_trunc(uuidv7_internal.uuidv7_adopt_unit(step), least(coalesce(oldest, now()), now()), zone);
 	SELECT b.lower_bound INTO lower_bound
 	FROM @extschema@.uuidv7_partition_bounds(anchor, anchor + step, step, zone) b;
 	SELECT b.upper_bound, b.period_end INTO upper_bound, upper_time
@@ -828,6 +892,7 @@ BEGIN
 			lower_bound := bounds[1]::uuid;
 			upper_bound := bounds[2]::uuid;
 			upper_time := @extschema@.uuidv7_timestamp(upper_bound);
+			PERFORM uuidv7_internal.uuidv7_adopt_require_grid(tbl, lower_bound, upper_bound, step, zone);
 		END IF;
 		PERFORM uuidv7_internal.uuidv7_lock_for_upkeep(ARRAY[tbl], ARRAY['SHARE UPDATE EXCLUSIVE'], lock_wait);
 		PERFORM uuidv7_internal.uuidv7_progress_step('uuidv7_adopt_table', tbl, 'validating the bounds (uuidv7_adopt_bounds)');

@@ -1,5 +1,34 @@
 -- health check
 
+-- The time of the oldest row waiting in a table's DEFAULT partition, or
+-- NULL (no DEFAULT, no row, a key that is not a v7, or one the caller may
+-- not read).
+CREATE FUNCTION uuidv7_internal.uuidv7_oldest_default_row(parent pg_catalog.regclass)
+RETURNS pg_catalog.timestamptz
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+DECLARE
+	oldest uuid;
+	d record;
+BEGIN
+	SELECT pt.partdefid::regclass AS default_partition, a.attname AS key_column INTO d
+	FROM pg_partitioned_table pt
+		JOIN pg_attribute a ON a.attrelid = pt.partrelid AND a.attnum = pt.partattrs[0]
+	WHERE pt.partrelid = parent AND pt.partdefid <> 0 AND has_table_privilege(pt.partdefid, 'SELECT');
+	IF NOT FOUND THEN
+		RETURN NULL;
+	END IF;
+	-- (uuid has no min() before PostgreSQL 19: the first by its index)
+	EXECUTE format('SELECT %I FROM %s ORDER BY %I LIMIT 1', d.key_column, d.default_partition, d.key_column)
+		INTO oldest;
+	RETURN @extschema@.uuidv7_timestamp(oldest);
+END
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_oldest_default_row(pg_catalog.regclass) IS
+'the time of the oldest row waiting in a partitioned table''s DEFAULT partition, or NULL (used by the doctor''s fixes)';
+
 -- The doctor's check of partitions running out: partitioned tables on a
 -- uuid key whose partitions end within a week, or before their policy's
 -- reach (rows after that go to the DEFAULT partition, or fail).
@@ -14,6 +43,7 @@ AS $function$
 DECLARE
 	t record;
 	grid record;
+	oldest timestamptz;
 BEGIN
 	FOR t IN
 		SELECT p.parent, max(l.period_end) AS last_end,
@@ -44,14 +74,21 @@ BEGIN
 			object := t.parent::text;
 			IF t.last_end IS NULL THEN
 				problem := 'it has no partition with UUIDv7 bounds';
-				-- (on its recorded grid if it has one, else in days)
+				-- (from the oldest row waiting in DEFAULT, if it is older than
+				-- now: the periods made take every row in)
+				oldest := uuidv7_internal.uuidv7_oldest_default_row(t.parent);
+				-- (on its recorded grid if it has one, else in days, in this
+				-- session's zone named)
 				-- (a record is its table's by OID, also under a former name)
 				fix := CASE WHEN EXISTS (SELECT FROM @extschema@.uuidv7_partition_config c
 										 WHERE c.parent_oid = t.parent)
-						   THEN format('SELECT * FROM uuidv7_create_partitions(%L, now(), now() + interval ''1 month'');',
-									   t.parent::text)
-						   ELSE format('SELECT * FROM uuidv7_create_partitions(%L, date_trunc(''day'', now()), now() + interval ''1 month'', ''1 day'');',
-									   t.parent::text) END;
+						   THEN format('SELECT * FROM uuidv7_create_partitions(%L, %s, now() + interval ''1 month'');',
+									   t.parent::text, CASE WHEN oldest < now() THEN quote_literal(oldest) ELSE 'now()' END)
+						   ELSE format('SELECT * FROM uuidv7_create_partitions(%L, %s, now() + interval ''1 month'', ''1 day'', %L);',
+									   t.parent::text,
+									   CASE WHEN oldest < now() THEN quote_literal(date_trunc('day', oldest))
+											ELSE 'date_trunc(''day'', now())' END,
+									   current_setting('TimeZone')) END;
 			ELSE
 				-- on from where they end, on the table's grid, named in full:
 				-- the fix makes the same periods from any session
@@ -98,6 +135,8 @@ DECLARE
 	t record;
 	has_rows boolean;
 	late_rows bigint;
+	late_key uuid;
+	retires boolean;
 BEGIN
 	FOR t IN
 		SELECT pt.partrelid::regclass AS parent, pt.partdefid::regclass AS default_partition, a.attname AS key_column,
@@ -112,15 +151,25 @@ BEGIN
 			AND has_table_privilege(c.oid, 'SELECT')
 	LOOP
 		IF t.oldest IS NOT NULL THEN
-			EXECUTE format('SELECT count(*) FROM %s WHERE %I < $1', t.default_partition, t.key_column)
-				INTO late_rows USING t.oldest;
+			-- (uuid has no min() before PostgreSQL 19: the first by its order)
+			EXECUTE format('SELECT count(*), (array_agg(%I ORDER BY %I))[1] FROM %s WHERE %I < $1',
+						   t.key_column, t.key_column, t.default_partition, t.key_column)
+				INTO late_rows, late_key USING t.oldest;
+			retires := EXISTS (SELECT FROM @extschema@.uuidv7_partition_config c
+							   WHERE c.parent_oid = t.parent AND c.keep IS NOT NULL);
 			IF late_rows > 0 THEN
 				severity := 'warning';
 				object := t.default_partition::text;
-				problem := format('the DEFAULT partition holds %s rows older than the oldest partition (%s): rows of periods retired or never made',
-								  late_rows, @extschema@.uuidv7_timestamp(t.oldest));
+				problem := format('the DEFAULT partition holds %s rows older than the oldest partition (%s): rows of periods %s',
+								  late_rows, @extschema@.uuidv7_timestamp(t.oldest), CASE WHEN retires THEN 'its policy retired' ELSE 'retired or never made' END);
 				fix := format('archive or delete them (rows of %s with %I < %L), and have retention refuse later ones: uuidv7_drop_partitions(%L, ..., refuse_late_rows => true); creating their periods again would only have retention drop them',
 							  t.default_partition, t.key_column, t.oldest, t.parent::text);
+				-- (without a policy that retires, they may be rows that came
+				-- early, before any partition was made: their call first)
+				IF NOT retires AND @extschema@.uuidv7_timestamp(late_key) IS NOT NULL THEN
+					fix := format('if their periods were never made, make them: SELECT * FROM uuidv7_create_partitions(%L, %L, %L); if retention dropped them, %s',
+								  t.parent::text, @extschema@.uuidv7_timestamp(late_key), @extschema@.uuidv7_timestamp(t.oldest), fix);
+				END IF;
 				RETURN NEXT;
 			END IF;
 		END IF;
@@ -429,7 +478,7 @@ BEGIN
 						   WHEN EXISTS (SELECT FROM pg_roles s WHERE s.rolsuper AND pg_has_role(o.oid, s.oid, 'MEMBER'))
 							   THEN format('the worker does not take a superuser''s rights: give the table an owner that is no superuser and that %I is a member of (ALTER TABLE %s OWNER TO ...), or run CALL uuidv7_run_maintenance(); as a superuser from a scheduler',
 										   n.name, t.parent)
-						   ELSE format('give uuidv7.maintenance_role the rights of the table''s owner: GRANT %I TO %I', o.rolname, n.name)
+						   ELSE format('give uuidv7.maintenance_role the rights of the table''s owner, as a superuser or a role with ADMIN OPTION on %I: GRANT %I TO %I', o.rolname, o.rolname, n.name)
 					   END INTO fix
 				FROM pg_class c JOIN pg_roles o ON o.oid = c.relowner,
 					(SELECT current_setting('uuidv7.maintenance_role') AS name) n

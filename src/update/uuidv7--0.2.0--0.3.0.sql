@@ -130,10 +130,13 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_internal.uuidv7_forbid_transaction_block
 
+--#object uuidv7_internal.uuidv7_adopt_publication_blockers
 --#object uuidv7_internal.uuidv7_adopt_blockers
 
 --#object uuidv7_internal.uuidv7_adopt_check
 
+--#object uuidv7_internal.uuidv7_adopt_require_grid
+--#object uuidv7_internal.uuidv7_adopt_unit
 --#object uuidv7_internal.uuidv7_adopt_span
 
 --#object uuidv7_internal.uuidv7_adopt_rename_indexes
@@ -199,6 +202,7 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 -- the doctor: one function a check, and their union
 
+--#object uuidv7_internal.uuidv7_oldest_default_row
 --#object uuidv7_internal.uuidv7_doctor_partitions_ahead
 
 --#object uuidv7_internal.uuidv7_doctor_default_rows
