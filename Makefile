@@ -21,14 +21,14 @@ OBJS = src/uuidv7.o src/state.o src/time.o src/generate.o src/extract.o \
 # upgrade test walks them).
 UUIDV7_SOURCES = $(addprefix src/,uuidv7.sql time.sql generate.sql extract.sql bounds.sql \
 	domain.sql aggregate.sql compat.sql progress.sql grid.sql partition.sql lifecycle.sql adopt.sql policy.sql \
-	doctor.sql textform.sql comparison.sql public_id.sql)
+	metrics.sql doctor.sql textform.sql comparison.sql public_id.sql)
 TIME_OPS_SOURCES = src/operators.sql
 UPDATES = $(patsubst $(src)src/update/%,build/%,$(wildcard $(src)src/update/*.sql))
 
 DATA_built = build/uuidv7--$(EXTVERSION).sql build/uuidv7_time_ops--$(TIME_OPS_VERSION).sql $(UPDATES)
 DATA = $(patsubst $(src)%,%,$(wildcard $(src)src/released/*.sql))
 
-REGRESS = generate state extract bounds domain planner compat errors partition grid textform comparison time_ops time_ops_brin_multi rls adversarial randomness security adopt policy policy_tables maintenance doctor minmax move time_predicates upgrade
+REGRESS = generate state extract bounds domain planner compat errors partition grid textform comparison time_ops time_ops_brin_multi rls adversarial randomness security adopt policy policy_tables maintenance metrics doctor minmax move time_predicates upgrade
 # what the SQL edition runs (make installcheck-sql-edition, on a server
 # where it is installed): all but the C edition's own concerns
 REGRESS_SQL_EDITION = $(filter-out state time_ops time_ops_brin_multi rls security maintenance move time_predicates upgrade,$(REGRESS))

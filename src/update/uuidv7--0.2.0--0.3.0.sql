@@ -200,6 +200,12 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 
 --#object uuidv7_policy_views
 
+-- metrics for monitoring
+
+--#object uuidv7_internal.uuidv7_default_rows
+
+--#object uuidv7_metrics_view
+
 -- the doctor: one function a check, and their union
 
 --#object uuidv7_internal.uuidv7_oldest_default_row
