@@ -44,6 +44,7 @@ SET ROLE regress_metrics_reader;
 SELECT parent, default_rows, default_rows_estimated FROM uuidv7_partition_metrics ORDER BY parent COLLATE "C";
 RESET ROLE;
 SELECT parent, default_rows, default_rows_estimated FROM uuidv7_partition_metrics WHERE parent = 'public.ran_out';
+REVOKE SELECT ON ran_out FROM regress_metrics_reader;
 DROP ROLE regress_metrics_reader;
 
 -- DEFAULT's rows counted up to 10,000; past that, the planner's estimate,
