@@ -204,7 +204,7 @@ SET ROLE regress_adopt_owner;
 CALL uuidv7_adopt_table('adopt_roles.owned', '1 month', 'UTC');
 \set VERBOSITY terse
 RESET ROLE;
-SELECT relkind, (SELECT count(*) FROM pg_constraint WHERE conrelid = 'adopt_roles.owned'::regclass) AS constraints
+SELECT relkind, (SELECT count(*) FROM pg_constraint WHERE conrelid = 'adopt_roles.owned'::regclass AND contype IN ('c', 'f', 'p')) AS constraints
 FROM pg_class WHERE oid = 'adopt_roles.owned'::regclass;
 DROP SCHEMA adopt_roles CASCADE;
 DROP ROLE regress_adopt_owner, regress_adopt_neighbour;

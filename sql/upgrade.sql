@@ -46,7 +46,7 @@ $$;
 -- (members from PostgreSQL 17 on) are compared but not counted
 CREATE FUNCTION pg_temp.counted(object text) RETURNS boolean LANGUAGE sql AS $$
 	SELECT object !~ '^function (uuidv7|uuid_extract_timestamp|uuid_extract_version)\(' AND object <> 'type uuid7[]'
-		AND object !~ '^type uuidv7_(partition_config|maintenance_history|partition_policies|maintenance_runs|progress)(\[\])?$'
+		AND object !~ '^type uuidv7_(partition_config|maintenance_history|partition_policies|maintenance_runs|progress|partition_metrics)(\[\])?$'
 $$;
 
 CREATE EXTENSION uuidv7_time_ops;
