@@ -7,8 +7,9 @@
 #   - on the machine's own major (15 on Debian bookworm), every check:
 #     the pg_regress suites and isolation specs, the TAP tests of test/t
 #     (006_pgupgrade upgrading from the same server) and every test/shell
-#     script (Citus 13.2, pg_cron, pg_partman, the drivers, the migration
-#     tools, the Debian package, the SQL edition through pg_tle, ...);
+#     script (Citus 13.2, pg_cron, pg_partman, postgres_exporter and
+#     promtool, the PGXN client, the drivers, the migration tools, the
+#     Debian package, the SQL edition through pg_tle, ...);
 #   - on the other majors of MAJORS (13 17 18 19), Debian's own packages of
 #     each in a minimal root of the suite that ships it, made once and
 #     cached outside the checkout (test/lib.sh pg_root: 13 from bullseye,
