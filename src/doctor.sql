@@ -55,7 +55,7 @@ BEGIN
 				  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = pt.partattrs[0]
 				  JOIN pg_type ty ON ty.oid = a.atttypid
 			  WHERE pt.partstrat = 'r' AND pt.partnatts = 1
-				  AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+				  AND uuidv7_internal.uuidv7_is_uuid_type(ty.oid)
 				  AND NOT c.relispartition
 				  AND has_table_privilege(c.oid, 'SELECT, INSERT')
 				  -- (an archive of a policy holds past periods only)
@@ -147,7 +147,7 @@ BEGIN
 			JOIN pg_attribute a ON a.attrelid = pt.partrelid AND a.attnum = pt.partattrs[0]
 			JOIN pg_type ty ON ty.oid = a.atttypid
 		WHERE pt.partstrat = 'r' AND pt.partnatts = 1
-			AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+			AND uuidv7_internal.uuidv7_is_uuid_type(ty.oid)
 			AND has_table_privilege(c.oid, 'SELECT')
 	LOOP
 		IF t.oldest IS NOT NULL THEN
@@ -272,7 +272,7 @@ BEGIN
 			JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = pt.partattrs[0]
 			JOIN pg_type ty ON ty.oid = a.atttypid
 		WHERE c.contype = 'f' AND NOT c.convalidated AND c.conparentid = 0 AND pt.partstrat = 'r'
-			AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+			AND uuidv7_internal.uuidv7_is_uuid_type(ty.oid)
 			AND has_table_privilege(c.conrelid, 'SELECT')
 		ORDER BY 1, 2
 	LOOP
@@ -316,7 +316,7 @@ BEGIN
 				JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
 				JOIN pg_type ty ON ty.oid = a.atttypid
 			WHERE i.indisprimary AND i.indnatts = 1 AND NOT c.relispartition
-				AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+				AND uuidv7_internal.uuidv7_is_uuid_type(ty.oid)
 				AND coalesce(a.attstattarget, -1) < 0
 				AND has_table_privilege(c.oid, 'SELECT')
 		LOOP
@@ -586,7 +586,7 @@ BEGIN
 			JOIN pg_type ty ON ty.oid = a.atttypid,
 			LATERAL uuidv7_internal.uuidv7_read_grid(c.oid, NULL) g
 		WHERE pt.partstrat = 'r' AND pt.partnatts = 1 AND NOT c.relispartition
-			AND (ty.oid = 'pg_catalog.uuid'::regtype OR ty.typbasetype = 'pg_catalog.uuid'::regtype)
+			AND uuidv7_internal.uuidv7_is_uuid_type(ty.oid)
 			AND has_table_privilege(c.oid, 'SELECT')
 			-- (a record is its table's by OID, also under a former name)
 			AND NOT EXISTS (SELECT FROM @extschema@.uuidv7_partition_config r WHERE r.parent_oid = c.oid)

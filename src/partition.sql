@@ -42,6 +42,24 @@ $function$;
 COMMENT ON FUNCTION uuidv7_partition_bounds(pg_catalog.timestamptz, pg_catalog.timestamptz, pg_catalog.interval, pg_catalog.text) IS
 'periods of [from_ts, upto_ts), months and days by the given time zone, with their exact UUIDv7 partition bounds';
 
+-- Whether a type is uuid or a domain over it at any depth (uuid7, and a
+-- domain of the user's over uuid7): what a table's key must be for the
+-- partition functions, the doctor and the metrics.
+CREATE FUNCTION uuidv7_internal.uuidv7_is_uuid_type(typ pg_catalog.oid)
+RETURNS pg_catalog.bool
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $function$
+	WITH RECURSIVE base(oid) AS (
+		SELECT typ
+		UNION ALL
+		SELECT t.typbasetype FROM pg_type t JOIN base b ON t.oid = b.oid WHERE t.typtype = 'd')
+	SELECT EXISTS (SELECT FROM base WHERE oid = 'pg_catalog.uuid'::regtype)
+$function$;
+
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_is_uuid_type(pg_catalog.oid) IS
+'whether a type is uuid or a domain over uuid at any depth (uuid7, a domain over uuid7)';
+
 -- The schema and name of a table range-partitioned on a single uuid column
 -- (a domain over uuid such as uuid7 counts), or error 42809: the check every
 -- partition function makes of its parent.
@@ -67,10 +85,7 @@ BEGIN
 			USING ERRCODE = 'undefined_table';
 	END IF;
 
-	WHILE key_type IS NOT NULL AND key_type <> 'pg_catalog.uuid'::regtype LOOP
-		SELECT nullif(typbasetype, 0) INTO key_type FROM pg_type WHERE oid = key_type;
-	END LOOP;
-	IF key_type IS NULL THEN
+	IF key_type IS NULL OR NOT uuidv7_internal.uuidv7_is_uuid_type(key_type) THEN
 		RAISE EXCEPTION 'table "%" is not range-partitioned on a single uuid column', parent_name
 			USING ERRCODE = 'wrong_object_type',
 				  HINT = 'Partition it with PARTITION BY RANGE (id) on a uuid or uuid7 column.';

@@ -45,6 +45,7 @@ $leakproof$;
 -- partitioning: one check of the parent for every partition function, one
 -- creator at a time per parent, and the list of a parent's partitions
 
+--#object uuidv7_internal.uuidv7_is_uuid_type
 --#object uuidv7_internal.uuidv7_partitioned_parent
 
 -- partition grids: a table's step, time zone and anchor, recorded (kept by
@@ -203,6 +204,8 @@ DROP FUNCTION @extschema@.uuidv7_create_partitions(pg_catalog.regclass, pg_catal
 -- metrics for monitoring
 
 --#object uuidv7_internal.uuidv7_default_rows
+
+--#object uuidv7_internal.uuidv7_table_metrics
 
 --#object uuidv7_metrics_view
 
