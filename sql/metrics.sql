@@ -65,6 +65,23 @@ SELECT default_rows, default_rows_estimated FROM uuidv7_partition_metrics WHERE 
 RESET ROLE;
 ALTER TABLE ran_out_default DISABLE ROW LEVEL SECURITY;
 REVOKE SELECT ON ran_out_default FROM regress_metrics_reader;
+-- a table whose schema the role may not use is not listed, and a DEFAULT
+-- partition in such a schema is not counted: neither fails the view
+CREATE SCHEMA metrics_hidden;
+CREATE TABLE metrics_hidden.elsewhere (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE metrics_hidden.ran_out_more PARTITION OF ran_out FOR VALUES FROM (uuidv7_min('2024-01-01 00:00+00')) TO (uuidv7_min('2024-02-01 00:00+00'));
+GRANT SELECT ON metrics_hidden.elsewhere, ran_out_default TO regress_metrics_reader;
+ALTER TABLE ran_out DETACH PARTITION ran_out_default;
+ALTER TABLE ran_out_default SET SCHEMA metrics_hidden;
+ALTER TABLE ran_out ATTACH PARTITION metrics_hidden.ran_out_default DEFAULT;
+SET ROLE regress_metrics_reader;
+SELECT parent, partitions, default_rows, default_rows_estimated FROM uuidv7_partition_metrics ORDER BY parent COLLATE "C";
+RESET ROLE;
+ALTER TABLE ran_out DETACH PARTITION metrics_hidden.ran_out_default;
+ALTER TABLE metrics_hidden.ran_out_default SET SCHEMA public;
+ALTER TABLE ran_out ATTACH PARTITION ran_out_default DEFAULT;
+REVOKE SELECT ON ran_out_default FROM regress_metrics_reader;
+DROP SCHEMA metrics_hidden CASCADE;
 SELECT parent, default_rows, default_rows_estimated FROM uuidv7_partition_metrics WHERE parent = 'public.ran_out';
 REVOKE SELECT ON ran_out FROM regress_metrics_reader;
 DROP ROLE regress_metrics_reader;

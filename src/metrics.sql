@@ -2,7 +2,8 @@
 
 -- How many rows wait in a DEFAULT partition, cheaply: counted where the
 -- count is cheap and right (a table of at most 8 MB, which the caller may
--- read whole: no row-level security hides rows from it), by a scan that
+-- read whole: its schema and itself granted, no row-level security hiding
+-- rows from it), by a scan that
 -- stops at the 10,001st row; else the planner's estimate (at least 10,001
 -- where the count stopped there), and whether it is one.  NULL where
 -- neither is known (a partition never analyzed the caller may not count).
@@ -15,8 +16,9 @@ AS $function$
 DECLARE
 	d record;
 BEGIN
-	SELECT c.relkind, c.reltuples INTO d FROM pg_class c WHERE c.oid = default_partition;
+	SELECT c.relkind, c.reltuples, c.relnamespace INTO d FROM pg_class c WHERE c.oid = default_partition;
 	IF d.relkind IN ('r', 'p') AND has_table_privilege(default_partition, 'SELECT')
+	   AND has_schema_privilege(d.relnamespace, 'USAGE')
 	   AND NOT row_security_active(default_partition)
 	   AND (d.relkind = 'p' OR pg_relation_size(default_partition) <= 8 * 1024 * 1024) THEN
 		EXECUTE format('SELECT count(*) FROM (SELECT FROM %s LIMIT 10001) r', default_partition) INTO default_rows;
@@ -117,6 +119,7 @@ BEGIN
 				  AND NOT EXISTS (SELECT FROM @extschema@.uuidv7_partition_config r
 								  WHERE r.archive_schema OPERATOR(pg_catalog.=) n.nspname
 									  AND r.archive_name OPERATOR(pg_catalog.=) c.relname)
+				  AND pg_catalog.has_schema_privilege(c.relnamespace, 'USAGE')
 				  AND pg_catalog.has_table_privilege(c.oid, 'SELECT')
 			  OFFSET 0) t
 			CROSS JOIN LATERAL uuidv7_internal.uuidv7_table_metrics(t.oid::pg_catalog.regclass, t.partdefid, t.keep,
