@@ -14,6 +14,21 @@ bench_begin() {
 	build_copy_and_install "$work/ext" >/dev/null
 }
 
+# editions_install MAJOR: both editions of this checkout for PostgreSQL
+# MAJOR, to be measured side by side: the C edition built and installed into
+# the server (as test/check.sh builds it), the SQL edition into a copy of the
+# server that has no C of uuidv7 (test/lib.sh server_copy), in the work
+# directory; their pg_config in C_PG_CONFIG and SQL_PG_CONFIG
+editions_install() {
+	use_pg_major "$1"
+	mkdir "$work/ext-$1"
+	build_copy_and_install "$work/ext-$1" >/dev/null
+	C_PG_CONFIG=$PG_CONFIG
+	make -s -C "$work/ext-$1" SQL_EDITION_DIR="$work/edition-$1" sql-edition
+	SQL_PG_CONFIG=$(server_copy "$work/server-$1")
+	make -s -C "$work/edition-$1" PG_CONFIG="$SQL_PG_CONFIG" install >/dev/null
+}
+
 # Summaries of repeated measurements given as arguments.  CPU-bound figures
 # count by their best (noise on a shared machine only ever lowers a rate or
 # adds time), loads by their median.

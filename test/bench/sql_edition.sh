@@ -121,17 +121,11 @@ upkeep_cost() {
 
 gen_md=() day_md=() upkeep_md=()
 for major in $MAJORS; do
-	use_pg_major "$major"
-	mkdir "$work/ext-$major"
-	build_copy_and_install "$work/ext-$major" >/dev/null
-	C_PG_CONFIG=$PG_CONFIG
-	make -s -C "$work/ext-$major" SQL_EDITION_DIR="$work/edition-$major" sql-edition
-	PG_CONFIG=$(server_copy "$work/server-$major")
-	make -s -C "$work/edition-$major" install >/dev/null
+	editions_install "$major"
 
 	declare -A host=() port=() bin=()
 	for edition in c sql; do
-		if [ $edition = c ]; then PG_CONFIG=$C_PG_CONFIG; else PG_CONFIG=$work/server-$major$("$C_PG_CONFIG" --bindir)/pg_config; fi
+		if [ $edition = c ]; then PG_CONFIG=$C_PG_CONFIG; else PG_CONFIG=$SQL_PG_CONFIG; fi
 		find_pg_config
 		# (locks: the table of UPKEEP_PARTITIONS partitions is made in one call)
 		cluster_start "uuidv7-bench-sqled-$major-$edition" "jit = off" "shared_buffers = 256MB" "max_locks_per_transaction = 1024"
