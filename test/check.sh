@@ -32,7 +32,7 @@
 # edition's checks of 13 on the machine against 13 built from source, and
 # once, beside the above, the suites with the extension under sanitizers
 # (sanitize.sh, on a 15 built from source with AddressSanitizer) and
-# valgrind over every suite but five whose millions of rows would take an
+# valgrind over every suite but six whose millions of rows would take an
 # hour (VALGRIND_SUITES).
 #
 # In both, each major is a job, two at a time (CHECK_JOBS), the roots made

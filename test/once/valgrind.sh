@@ -8,11 +8,12 @@
 # errors without them, at a lower cost); VALGRIND_TRACK_ORIGINS=yes
 # tracks them, for reading a report.
 #
-# VALGRIND_SUITES: the suites to run (default: all but the five whose
+# VALGRIND_SUITES: the suites to run (default: all but the six whose
 # millions of rows or calls would take an hour under valgrind: randomness,
-# time_ops, and doctor, comparison and policy_tables, whose rows and calls
-# go through SQL more than through C of ours (policy_tables' C is that of
-# partition, grid and adopt, which run); those run with VALGRIND_SUITES=all).
+# time_ops, and doctor, comparison, policy_tables and metrics, whose rows and
+# calls go through SQL more than through C of ours (policy_tables' and
+# metrics' C is that of partition, grid and adopt, which run); those run
+# with VALGRIND_SUITES=all).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 ensure_build_deps valgrind
@@ -52,7 +53,7 @@ for _ in $(seq 1 120); do
 	sleep 1
 done
 
-suites=${VALGRIND_SUITES:-$(sed -n 's/^REGRESS = //p' "$TOP/Makefile" | tr ' ' '\n' | grep -vx 'randomness\|time_ops\|doctor\|comparison\|policy_tables' | tr '\n' ' ')}
+suites=${VALGRIND_SUITES:-$(sed -n 's/^REGRESS = //p' "$TOP/Makefile" | tr ' ' '\n' | grep -vx 'randomness\|time_ops\|doctor\|comparison\|policy_tables\|metrics' | tr '\n' ' ')}
 [ "$suites" = all ] && suites=$(sed -n 's/^REGRESS = //p' "$TOP/Makefile")
 echo "== suites under valgrind: $suites"
 status=0
