@@ -69,12 +69,13 @@ is($inserted, '1', 'an insert into another table went through');
 $gate = psql_start($node, 'postgres', 'SELECT pg_advisory_lock(9); SELECT pg_sleep(600);');
 $node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_locks WHERE locktype = 'advisory' AND granted})
   or die 'no gate';
+# (no COMMIT: the scrape is the last statement, whose result alone psql
+# prints before 15; the session's end ends the transaction)
 my $scrape = psql_start($node, 'postgres', q{
 	BEGIN ISOLATION LEVEL REPEATABLE READ;
 	SELECT 1;
 	SELECT pg_advisory_lock_shared(9);
-	SELECT string_agg(parent, ',' ORDER BY parent COLLATE "C") FROM uuidv7_partition_metrics;
-	COMMIT;});
+	SELECT string_agg(parent, ',' ORDER BY parent COLLATE "C") FROM uuidv7_partition_metrics;});
 $node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted})
   or die 'no scrape';
 $node->safe_psql('postgres', 'DROP TABLE c_doomed');
