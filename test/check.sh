@@ -21,7 +21,8 @@
 #   - once: the base32 parser fuzzed (test/once/fuzz/run.sh, FUZZ_SECONDS),
 #     every source compiled against the headers of 13, 15, 17, 18 and 19
 #     (compile-versions.sh), the layout pgindent's (pgindent.sh), the
-#     pg_regress suites that reach uuidv7's C under valgrind (valgrind.sh),
+#     pg_regress suites that reach uuidv7's C under valgrind (valgrind.sh,
+#     but for five of the slowest, which the full tier runs),
 #     the SQL edition on 14 and 16 from npm's embedded-postgres packages
 #     (embedded.sh).
 # The full tier (--full, or UUIDV7_TIER=full), run before every release:
