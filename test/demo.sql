@@ -20,16 +20,21 @@ CREATE TABLE orders (
 ) PARTITION BY RANGE (id);
 CREATE TABLE orders_default PARTITION OF orders DEFAULT;
 
+-- one instant stands for now throughout, so that the months counted below
+-- do not change if the month turns while the demo runs
+SELECT now() AS now \gset
+
 \echo
 \echo '== A month each, from a year ago to next month, as a migration or a scheduler makes them'
-SELECT * FROM uuidv7_create_partitions('orders', date_trunc('month', now() - interval '12 months'),
-									   now() + interval '1 month', '1 month', 'UTC');
+SELECT * FROM uuidv7_create_partitions('orders', date_trunc('month', :'now'::timestamptz - interval '12 months'),
+									   :'now'::timestamptz + interval '1 month', '1 month', 'UTC');
 
 \echo
 \echo '== A year of orders backfilled with ids made at their own times; new orders take the default'
 INSERT INTO orders (id, customer, amount)
 SELECT uuidv7_generate_at(t), 'customer ' || g % 100, (g % 500) + 0.99
-FROM generate_series(date_trunc('month', now() - interval '12 months'), now(), interval '17 minutes')
+FROM generate_series(date_trunc('month', :'now'::timestamptz - interval '12 months'), :'now'::timestamptz,
+					 interval '17 minutes')
 	WITH ORDINALITY AS s(t, g);
 INSERT INTO orders (customer, amount) VALUES ('alice', 42.00), ('bob', 17.50)
 RETURNING id, uuidv7_timestamp(id) AS created_at, tableoid::regclass AS partition;
@@ -37,17 +42,17 @@ RETURNING id, uuidv7_timestamp(id) AS created_at, tableoid::regclass AS partitio
 \echo
 \echo '== A client with a clock of its own made an id three months ahead: it waits in the DEFAULT partition'
 INSERT INTO orders (id, customer, amount)
-VALUES (uuidv7_generate_at(now() + interval '3 months'), 'carol', 5.00)
+VALUES (uuidv7_generate_at(:'now'::timestamptz + interval '3 months'), 'carol', 5.00)
 RETURNING id, uuidv7_timestamp(id) AS created_at, tableoid::regclass AS partition;
 
 \echo
 \echo '== The scheduler makes the next months; the early row moves into its month'
-SELECT * FROM uuidv7_create_partitions('orders', date_trunc('month', now()),
-									   now() + interval '4 months', '1 month', 'UTC');
+SELECT * FROM uuidv7_create_partitions('orders', date_trunc('month', :'now'::timestamptz),
+									   :'now'::timestamptz + interval '4 months', '1 month', 'UTC');
 
 \echo
 \echo '== Retention: the months that ended over six months ago are detached, kept as tables to archive'
-SELECT * FROM uuidv7_drop_partitions('orders', now() - interval '6 months', detach_only => true);
+SELECT * FROM uuidv7_drop_partitions('orders', :'now'::timestamptz - interval '6 months', detach_only => true);
 
 \echo
 \echo '== The partitions, with the months their bounds stand for'
