@@ -3,13 +3,13 @@
 # prometheus-postgres-exporter, as docs/monitoring.md sets it up.  A cluster
 # with two tables partitioned on a uuid7 key: orders, healthy (its periods a
 # month ahead, an empty DEFAULT partition, a policy that ran), and events,
-# run out (its last period ended three days ago, five rows waiting in its
-# DEFAULT partition, no policy).  The exporter connects as a role of its own
-# (pg_monitor, and SELECT on the tables and their DEFAULT partitions), with
-# its default metrics off and the queries file added; /metrics, scraped over
-# HTTP, must hold each of the file's metrics for each table, with the
-# labels datname, parent and server, and the value each table has (exact
-# where it is fixed, within bounds where it is a time).
+# run out (its last period, the day of three days ago, has ended, five rows
+# waiting in its DEFAULT partition, no policy).  The exporter connects as a
+# role of its own (pg_monitor, and SELECT on the tables and their DEFAULT
+# partitions), with its default metrics off and the queries file added;
+# /metrics, scraped over HTTP, must hold each of the file's metrics for each
+# table, with the labels datname, parent and server, and the value each
+# table has (exact where it is fixed, within bounds where it is a time).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 find_pg_config
@@ -23,6 +23,7 @@ cluster_start uuidv7-exporter
 psql_q "CREATE DATABASE app" >/dev/null
 "$PG_BINDIR/psql" -X -q -d app -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
 SET client_min_messages = warning;
+SET TimeZone = 'UTC';
 CREATE EXTENSION uuidv7;
 CREATE TABLE orders (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), total int) PARTITION BY RANGE (id);
 CREATE TABLE orders_default PARTITION OF orders DEFAULT;
@@ -30,7 +31,10 @@ SELECT uuidv7_set_partition_policy('orders', ahead => '1 month', keep => '1 year
 INSERT INTO orders (total) SELECT g FROM generate_series(1, 10) g;
 CREATE TABLE events (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate()) PARTITION BY RANGE (id);
 CREATE TABLE events_default PARTITION OF events DEFAULT;
-SELECT count(*) FROM uuidv7_create_partitions('events', current_date - 10, current_date - 3, '1 day', 'UTC');
+-- (the days from nine to three days ago, counted from one now() in UTC as
+-- its periods are: the last ends two to three days before that now, well
+-- inside the scrape's bounds even where a day begins before the scrape)
+SELECT count(*) FROM uuidv7_create_partitions('events', now() - interval '9 days', now() - interval '3 days', '1 day', 'UTC');
 INSERT INTO events SELECT FROM generate_series(1, 5);
 -- the exporter's role, as docs/monitoring.md makes it
 CREATE ROLE uuidv7_exporter LOGIN;
