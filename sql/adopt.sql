@@ -10,6 +10,9 @@ WHERE name ~ '^enable_' OR name IN ('client_min_messages', 'extra_float_digits',
 	'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost', 'cpu_index_tuple_cost', 'cpu_operator_cost',
 	'parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size', 'min_parallel_index_scan_size');
 SET TimeZone = 'UTC';
+-- (the months below are counted from now(), in statements apart: begin
+-- after a day that ends within a minute, so that none turns meanwhile)
+DO $$ BEGIN PERFORM pg_sleep(extract(epoch FROM t - clock_timestamp())) FROM date_trunc('day', clock_timestamp() + interval '1 minute', 'UTC') AS t WHERE t > clock_timestamp(); END $$;
 SET DateStyle = 'ISO';
 \set SHOW_CONTEXT never
 -- (adoption's NOTICEs say how far it is, with times of now: not shown here;

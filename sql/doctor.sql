@@ -74,11 +74,14 @@ DROP TABLE stale, healthy, open_ended, empty_parent, by_time, half_adopted;
 -- the zone it names, and no row is left in DEFAULT to be called late
 CREATE TABLE early (id uuid7 PRIMARY KEY) PARTITION BY RANGE (id);
 CREATE TABLE early_default PARTITION OF early DEFAULT;
+-- (one transaction: the rows' days and the fix's are counted from one now())
+BEGIN;
 INSERT INTO early SELECT uuidv7_generate_at(now() - g * interval '1 day') FROM generate_series(1, 20) g;
 SELECT severity, problem,
 	(regexp_match(fix, '^SELECT \* FROM uuidv7_create_partitions\(''public\.early'', ''([^'']+)'', now\(\) \+ interval ''1 month'', ''1 day'', ''UTC''\);$'))[1]::timestamptz
 		= date_trunc('day', now() - interval '20 days') AS from_the_oldest_rows_day
 FROM uuidv7_doctor() WHERE object = 'public.early';
+COMMIT;
 DO $$ BEGIN EXECUTE (SELECT fix FROM uuidv7_doctor() WHERE object = 'public.early'); END $$;
 SELECT (SELECT count(*) FROM early_default) AS left_in_default, count(*) AS findings
 FROM uuidv7_doctor() WHERE object LIKE 'public.early%';

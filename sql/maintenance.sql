@@ -4,6 +4,9 @@
 SET client_min_messages = warning;
 \set SHOW_CONTEXT never
 SET TimeZone = 'UTC';
+-- (the periods below are counted from now(), in statements apart: begin
+-- after a day that ends within a minute, so that none turns meanwhile)
+DO $$ BEGIN PERFORM pg_sleep(extract(epoch FROM t - clock_timestamp())) FROM date_trunc('day', clock_timestamp() + interval '1 minute', 'UTC') AS t WHERE t > clock_timestamp(); END $$;
 CREATE ROLE regress_maint_owner;
 CREATE SCHEMA maint AUTHORIZATION regress_maint_owner;
 CREATE TABLE maint.audit (who text, superuser bool, role_back text, escalation text);

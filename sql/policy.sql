@@ -6,6 +6,9 @@ SET client_min_messages = notice;
 SET DateStyle = 'ISO, YMD';
 SET IntervalStyle = 'postgres';
 SET TimeZone = 'UTC';
+-- (the periods below are counted from now(), in statements apart: begin
+-- after a day that ends within a minute, so that none turns meanwhile)
+DO $$ BEGIN PERFORM pg_sleep(extract(epoch FROM t - clock_timestamp())) FROM date_trunc('day', clock_timestamp() + interval '1 minute', 'UTC') AS t WHERE t > clock_timestamp(); END $$;
 
 CREATE TABLE metrics (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
 CREATE TABLE metrics_default PARTITION OF metrics DEFAULT;

@@ -7,6 +7,10 @@ SET client_min_messages = warning;
 SET DateStyle = 'ISO, YMD';
 SET IntervalStyle = 'postgres';
 SET TimeZone = 'UTC';
+-- (the periods below are counted from now(), hour by hour in places, in
+-- statements apart: begin after an hour that ends within a minute, so that
+-- none turns while the file runs)
+DO $$ BEGIN PERFORM pg_sleep(extract(epoch FROM t - clock_timestamp())) FROM date_trunc('hour', clock_timestamp() + interval '1 minute') AS t WHERE t > clock_timestamp(); END $$;
 
 -- the days of a table's partitions, counted from today (0 is today's)
 CREATE FUNCTION pg_temp.days(t regclass) RETURNS text LANGUAGE sql AS $$

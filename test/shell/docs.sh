@@ -104,6 +104,11 @@ PY
 	db=${db}_$edition
 	PGOPTIONS="-c client_min_messages=warning" psql_q "DROP DATABASE IF EXISTS $db" >/dev/null
 	psql_q "CREATE DATABASE $db" >/dev/null
+	# (pages count periods from now() in statements apart, as a reader's
+	# session would: none begins within a minute of a day's turn in UTC,
+	# the zone of their examples, on the server's clock, which would change
+	# what they print)
+	psql_q "DO \$\$ BEGIN PERFORM pg_sleep(extract(epoch FROM t - clock_timestamp())) FROM date_trunc('day', clock_timestamp() + interval '1 minute', 'UTC') AS t WHERE t > clock_timestamp(); END \$\$" >/dev/null
 	rc=0
 	"$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -P pager=off -d "$db" -f "$work/$name.sql" \
 		>"$work/$name.out" 2>&1 || rc=$?
