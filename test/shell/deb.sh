@@ -12,7 +12,9 @@
 #   extensions are created and the regression suites run against the
 #   installed files, as debian/tests (autopkgtest) runs them: as a user
 #   that is not root, with the test's dependencies installed, so that the
-#   TAP tests run too.
+#   TAP tests run too (in the default tier one of them, 004_dump, which
+#   shows the framework and the package's files serve them: the suite runs
+#   every TAP test on this server already; all in the full tier).
 #
 # Runs on the machine's own server.  In the Debian root that runs another
 # major (test/lib.sh in_root), that major's package is built there with its
@@ -75,8 +77,10 @@ deps=$(sed -n 's/^Depends: *//p' "$TOP/debian/tests/control" | tr ',' '\n' | gre
 chmod -R a+rX "$work"
 # (autopkgtest's environment: none of the suite's settings, such as the
 # server 006_pgupgrade upgrades from, which is not the package's)
+prove_tests=
+[ "${UUIDV7_TIER:-default}" = full ] || prove_tests=PROVE_TESTS=test/t/004_dump.pl
 UUIDV7_ROOT=$root in_root - env -u OLD_PG_CONFIG -u PGHOST -u PGPORT -u PGUSER -u PGDATABASE \
-	-u HARNESS_OPTIONS -u HARNESS_TIMER -u LOAD_SECONDS sh -c "
+	-u HARNESS_OPTIONS -u HARNESS_TIMER -u LOAD_SECONDS $prove_tests sh -c "
 	set -e
 	# (a run that failed or was stopped before the purge below left its
 	# package, of this very version, which apt-get would keep)
