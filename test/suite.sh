@@ -90,7 +90,9 @@ fi
 # the TAP tests (test/t), each on clusters of its own, run by make
 # installcheck as the OS user of clusters (initdb refuses root), their
 # temporary files in the build (removed with it, where a failed test keeps
-# them); a result for each, and the end of its log where it failed
+# them); a result for each, and the end of its log where it failed.  Two at
+# a time (TAP_JOBS): they wait on their servers, sleeps and timeouts most of
+# the time (138 s alone, 83 s two at a time, on 15)
 tap() {
 	local rc=0 name verdict tests log
 	# (009_sql_edition runs in test/shell/sql_edition.sh, on the server it makes)
@@ -100,7 +102,7 @@ tap() {
 	# (the log is root's, outside the directory the OS user of clusters owns)
 	log=$(mktemp /tmp/uuidv7-tap.XXXXXX)
 	at_exit "rm -f '$log'"
-	tap_installcheck "$EXT_DIR" "$log" "$(echo $tests)" PROVE_FLAGS=--norc || rc=$?
+	tap_installcheck "$EXT_DIR" "$log" "$(echo $tests)" PROVE_FLAGS="--norc -j${TAP_JOBS:-2}" || rc=$?
 	cat "$log"
 	# (a framework missing is a failure in the whole suite, which installs it)
 	if [ $rc -eq 77 ]; then
