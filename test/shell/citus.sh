@@ -298,15 +298,17 @@ CREATE TABLE visits (
 	PRIMARY KEY (tenant_id, id)
 ) PARTITION BY RANGE (id);
 SELECT create_distributed_table('visits', 'tenant_id') IS NULL AS visits_distributed \gset
+-- (this month, taken once: it cannot turn between the statements)
+SELECT date_trunc('month', now()) AS month \gset
 SELECT 'citus create_time_partitions: ' || create_time_partitions('visits', '1 month',
-	date_trunc('month', now()) + interval '3 months', date_trunc('month', now()) - interval '3 months');
+	:'month'::timestamptz + interval '3 months', :'month'::timestamptz - interval '3 months');
 SELECT 'citus partitions: ' || count(*) || ' on month starts ' || bool_and(period_start = date_trunc('month', period_start)
 	AND period_end = period_start + interval '1 month') FROM uuidv7_partitions('visits');
 INSERT INTO visits (tenant_id) SELECT g FROM generate_series(1, 10) g;
-INSERT INTO visits (tenant_id, id) VALUES (1, uuidv7_generate_at(now() - interval '2 months'));
-CALL drop_old_time_partitions('visits', date_trunc('month', now()) - interval '1 month');
+INSERT INTO visits (tenant_id, id) VALUES (1, uuidv7_generate_at(:'month'::timestamptz - interval '2 months'));
+CALL drop_old_time_partitions('visits', :'month'::timestamptz - interval '1 month');
 SELECT 'citus partitions after drop_old_time_partitions: ' || count(*) || ', first last month '
-	|| (min(period_start) = date_trunc('month', now()) - interval '1 month') FROM uuidv7_partitions('visits');
+	|| (min(period_start) = :'month'::timestamptz - interval '1 month') FROM uuidv7_partitions('visits');
 SELECT 'visits rows: ' || count(*) FROM visits;
 CREATE TABLE visits7 (tenant_id int NOT NULL, id uuid7 NOT NULL, PRIMARY KEY (tenant_id, id)) PARTITION BY RANGE (id);
 SELECT create_distributed_table('visits7', 'tenant_id') IS NULL AS visits7_distributed \gset
