@@ -264,7 +264,9 @@ SQL
 # partitioned tables of the config)
 coord >>"$out" 2>&1 <<'SQL' || true
 SET client_min_messages = warning;
-SET TimeZone = 'America/New_York';
+-- (UTC, the zone of the table's grid: the policy counts ahead and keep from
+-- now() in the session's zone, and the months checked are UTC months)
+SET TimeZone = 'UTC';
 CREATE TABLE kept (tenant_id int NOT NULL, id uuid7 NOT NULL DEFAULT uuidv7_generate(), PRIMARY KEY (tenant_id, id))
 	PARTITION BY RANGE (id);
 SELECT create_distributed_table('kept', 'tenant_id') IS NULL AS kept_distributed \gset
