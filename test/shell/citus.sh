@@ -270,6 +270,9 @@ SET TimeZone = 'UTC';
 CREATE TABLE kept (tenant_id int NOT NULL, id uuid7 NOT NULL DEFAULT uuidv7_generate(), PRIMARY KEY (tenant_id, id))
 	PARTITION BY RANGE (id);
 SELECT create_distributed_table('kept', 'tenant_id') IS NULL AS kept_distributed \gset
+-- (the months below follow the UTC month of now(), in statements and runs
+-- that commit apart: begin after a month that ends within two minutes)
+DO $$ BEGIN PERFORM pg_sleep(extract(epoch FROM b - clock_timestamp()) + 0.1) FROM (SELECT date_trunc('month', clock_timestamp() + interval '2 min', 'UTC') AS b) s WHERE b > clock_timestamp(); END $$;
 SELECT (date_trunc('month', now() AT TIME ZONE 'UTC') - interval '6 months') AT TIME ZONE 'UTC' AS old_month \gset
 SELECT count(*) AS old_made FROM uuidv7_create_partitions('kept', :'old_month', :'old_month'::timestamptz + interval '1 day', '1 month', 'UTC') \gset
 INSERT INTO kept (tenant_id, id) SELECT t, uuidv7_generate_at(:'old_month'::timestamptz + interval '1 hour') FROM generate_series(1, 10) t;
