@@ -8,9 +8,14 @@ SET DateStyle = 'ISO, YMD';
 SET IntervalStyle = 'postgres';
 SET TimeZone = 'UTC';
 -- (the periods below are counted from now(), hour by hour in places, in
--- statements apart: begin after an hour that ends within a minute, so that
--- none turns while the file runs)
-DO $$ BEGIN PERFORM pg_sleep(extract(epoch FROM t - clock_timestamp())) FROM date_trunc('hour', clock_timestamp() + interval '1 minute') AS t WHERE t > clock_timestamp(); END $$;
+-- statements apart: each section begins after an hour that ends within a
+-- minute, so that none turns while it runs; the whole file may take longer,
+-- every statement JIT-compiled)
+CREATE PROCEDURE pg_temp.clear_of_turn() LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM pg_sleep(extract(epoch FROM t - clock_timestamp()))
+	FROM date_trunc('hour', clock_timestamp() + interval '1 minute') AS t WHERE t > clock_timestamp();
+END $$;
 
 -- the days of a table's partitions, counted from today (0 is today's)
 CREATE FUNCTION pg_temp.days(t regclass) RETURNS text LANGUAGE sql AS $$
@@ -31,6 +36,7 @@ $$;
 
 -- 1. An adopted table given a policy: maintenance goes on from the
 -- adopted partition, and never overlaps it
+CALL pg_temp.clear_of_turn();
 CREATE TABLE legacy (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), v int);
 INSERT INTO legacy (id, v) SELECT uuidv7_generate_at(now() - i * interval '1 day'), i FROM generate_series(0, 3) i;
 CALL uuidv7_adopt_table('legacy', '1 day', 'UTC');
@@ -43,6 +49,7 @@ SELECT pg_temp.days('legacy');
 -- 2. Partitions made by hand, of several periods each, and one attached
 -- again, beside the table's daily grid: the periods they hold are skipped;
 -- one whose whole range is older than keep is retired, as an adopted one is
+CALL pg_temp.clear_of_turn();
 CREATE TABLE handmade (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
 SELECT count(*) FROM uuidv7_create_partitions('handmade', now() - interval '1 day', now(), '1 day', 'UTC');
 CREATE TABLE handmade_old PARTITION OF handmade
@@ -65,6 +72,7 @@ SELECT parent, created, retired, retired_partitions, sqlstate FROM uuidv7_mainte
 -- references are retired, the referenced one is kept and named by the
 -- foreign key as it was made, with the query that lists its rows; making
 -- periods ahead goes on
+CALL pg_temp.clear_of_turn();
 CREATE TABLE orders (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
 CREATE TABLE orders_default PARTITION OF orders DEFAULT;
 SELECT count(*) FROM uuidv7_create_partitions('orders', now() - interval '40 days', now(), '1 day', 'UTC');
@@ -106,6 +114,7 @@ SELECT pg_temp.days('orders');
 -- 4. A failure to retire never undoes or holds back the making of periods:
 -- an old period a view depends on is kept (PostgreSQL's message, not its
 -- advice to CASCADE), the others retired, and the periods ahead made
+CALL pg_temp.clear_of_turn();
 CREATE TABLE events (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
 SELECT count(*) FROM uuidv7_create_partitions('events', now() - interval '33 days', now() - interval '31 days', '1 day', 'UTC');
 DO $$ BEGIN EXECUTE format('CREATE VIEW events_watch AS SELECT * FROM events_p%s', to_char(now() - interval '33 days', 'YYYY_MM_DD')); END $$;
@@ -124,6 +133,7 @@ DROP VIEW events_watch;
 
 -- 5. A policy acts when it is given: a new table without a DEFAULT
 -- partition takes its first insert at once
+CALL pg_temp.clear_of_turn();
 CREATE TABLE fresh (id uuid7 PRIMARY KEY DEFAULT uuidv7_generate(), v int) PARTITION BY RANGE (id);
 SELECT uuidv7_set_partition_policy('fresh', ahead => '2 days', step => '1 day', zone => 'UTC');
 INSERT INTO fresh (v) VALUES (1);
@@ -149,6 +159,7 @@ SELECT uuidv7_set_partition_policy('taken');
 -- the rows that waited in DEFAULT moved into their periods, also before the
 -- first partition (the grid made whole from the oldest of them on); rows
 -- older than keep left where they are
+CALL pg_temp.clear_of_turn();
 CREATE TABLE visits (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
 CREATE TABLE visits_default PARTITION OF visits DEFAULT;
 SELECT count(*) FROM uuidv7_create_partitions('visits', now() - interval '20 days', now() - interval '15 days', '1 day', 'UTC');
@@ -163,6 +174,7 @@ SELECT created, moved FROM uuidv7_maintenance_runs WHERE parent = 'public.visits
 
 -- 7. A long outage is caught up over a few runs, a hundred periods a run,
 -- the nearest to now first
+CALL pg_temp.clear_of_turn();
 CREATE TABLE ticks (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
 SELECT count(*) FROM uuidv7_create_partitions('ticks', date_trunc('hour', now()) - interval '150 hours', date_trunc('hour', now()) - interval '149 hours', '1 hour', 'UTC');
 SELECT uuidv7_set_partition_policy('ticks', ahead => '3 hours', keep => '10 days');
@@ -179,6 +191,7 @@ SELECT created FROM uuidv7_maintenance_runs WHERE parent = 'public.ticks' ORDER 
 -- periods attached with their bounds, their rows all there; the archive
 -- is no table that "ends in the past" to the doctor, and may have a keep of
 -- its own
+CALL pg_temp.clear_of_turn();
 CREATE SCHEMA cold;
 CREATE TABLE sales (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
 CREATE INDEX ON sales (v);
@@ -241,6 +254,7 @@ DROP ROLE regress_archive_other;
 -- 9. Tables of other roles that foreign keys link the table to: a lookup
 -- table the owner may reference but not lock, and a table of another role
 -- that references it; a role without superuser keeps its table all the same
+CALL pg_temp.clear_of_turn();
 CREATE ROLE regress_pt_app;
 CREATE ROLE regress_pt_other;
 GRANT regress_pt_app, regress_pt_other TO CURRENT_USER;
@@ -292,6 +306,7 @@ DROP ROLE regress_pt_app, regress_pt_other;
 -- retired at most a run, the oldest first; a stray row of long ago in
 -- DEFAULT of a table without keep makes no periods back to it; a keep
 -- that reaches before 1970 retires nothing and fails nothing
+CALL pg_temp.clear_of_turn();
 CREATE TABLE far (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
 SELECT uuidv7_set_partition_policy('far', ahead => '7 days', step => '1 hour', zone => 'UTC');
 SELECT count(*) AS first FROM uuidv7_partitions('far');
@@ -305,6 +320,7 @@ SELECT retired FROM uuidv7_maintenance_runs WHERE parent = 'public.behind' ORDER
 CALL uuidv7_run_maintenance();
 SELECT retired FROM uuidv7_maintenance_runs WHERE parent = 'public.behind' ORDER BY started_at DESC LIMIT 1;
 SELECT min(period_end) > now() - interval '10 hours' AS kept_only, pg_temp.gaps('behind') AS gaps FROM uuidv7_partitions('behind');
+CALL pg_temp.clear_of_turn();
 CREATE TABLE stray (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
 CREATE TABLE stray_default PARTITION OF stray DEFAULT;
 INSERT INTO stray VALUES (uuidv7_generate_at('2001-01-01'), 1);
