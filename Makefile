@@ -40,10 +40,9 @@ ISOLATION_OPTS = --load-extension=uuidv7
 # tests that need clusters of their own (test/t/*.pl, on PostgreSQL's
 # PostgreSQL::Test::Cluster, with test/perl's helpers), run by make
 # installcheck after the isolation specs where the server's framework is
-# installed (Debian: postgresql-client-NN) and Perl has IPC::Run; some of
-# them where PROVE_TESTS, from the environment too, names them
+# installed (Debian: postgresql-client-NN) and Perl has IPC::Run
 TAP_TESTS = 1
-PROVE_TESTS ?= test/t/*.pl
+PROVE_TESTS = test/t/*.pl
 
 PG_CONFIG ?= pg_config
 

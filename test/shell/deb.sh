@@ -12,9 +12,9 @@
 #   extensions are created and the regression suites run against the
 #   installed files, as debian/tests (autopkgtest) runs them: as a user
 #   that is not root, with the test's dependencies installed, so that the
-#   TAP tests run too (in the default tier one of them, 004_dump, which
-#   shows the framework and the package's files serve them: the suite runs
-#   every TAP test on this server already; all in the full tier).
+#   TAP tests run too (in the default tier one of them, 001_concurrency,
+#   which loads the package's library at start too: the suite runs every
+#   TAP test on this server already; all in the full tier).
 #
 # Runs on the machine's own server.  In the Debian root that runs another
 # major (test/lib.sh in_root), that major's package is built there with its
@@ -75,12 +75,14 @@ root=$(debian_root "$suite-deb-$PG_MAJOR" "$suite" "" "postgresql-$PG_MAJOR" pos
 	libipc-run-perl libfaketime)
 deps=$(sed -n 's/^Depends: *//p' "$TOP/debian/tests/control" | tr ',' '\n' | grep -v '^ *@ *$' | xargs)
 chmod -R a+rX "$work"
+# the default tier's one TAP test (make reads MAKEFLAGS's definition as
+# one of its command line's, over the Makefile's)
+prove_tests=
+[ "${UUIDV7_TIER:-default}" = full ] || prove_tests=MAKEFLAGS=PROVE_TESTS=test/t/001_concurrency.pl
 # (autopkgtest's environment: none of the suite's settings, such as the
 # server 006_pgupgrade upgrades from, which is not the package's)
-prove_tests=
-[ "${UUIDV7_TIER:-default}" = full ] || prove_tests=PROVE_TESTS=test/t/004_dump.pl
 UUIDV7_ROOT=$root in_root - env -u OLD_PG_CONFIG -u PGHOST -u PGPORT -u PGUSER -u PGDATABASE \
-	-u HARNESS_OPTIONS -u HARNESS_TIMER -u LOAD_SECONDS $prove_tests sh -c "
+	-u HARNESS_OPTIONS -u HARNESS_TIMER -u LOAD_SECONDS -u PROVE_TESTS -u MAKEFLAGS $prove_tests sh -c "
 	set -e
 	# (a run that failed or was stopped before the purge below left its
 	# package, of this very version, which apt-get would keep)
