@@ -124,6 +124,10 @@ fi
 "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -U app_owner -d app -c "SET client_min_messages = warning" -f "$work/policy.sql" >/dev/null
 "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -U app_owner -d postgres -f "$work/schedule.sql" >/dev/null
 [ "$(psql_q "SELECT rolsuper FROM pg_roles WHERE rolname = 'app_owner'")" = f ] || exit 1
+# (the checks follow the UTC month of the run, which pg_cron starts at the
+# next minute's start, and of pg_cron's record of it: begin after a month
+# that ends within three minutes, so that none turns between them)
+psql_q "DO \$\$ BEGIN PERFORM pg_sleep(extract(epoch FROM b - clock_timestamp()) + 0.1) FROM (SELECT date_trunc('month', clock_timestamp() + interval '3 min', 'UTC') AS b) s WHERE b > clock_timestamp(); END \$\$" >/dev/null
 psql_q "UPDATE cron.job SET schedule = '* * * * *'" >/dev/null
 
 # wait for a run of the job to end (a minute and a little more at most)
