@@ -44,7 +44,7 @@ COMMENT ON FUNCTION uuidv7_internal.uuidv7_default_rows(pg_catalog.regclass) IS
 -- to the last period's end is NULL for a table whose bounds are not
 -- UUIDv7s and that has no grid (partitioned by ranges of uuids, not time).
 CREATE FUNCTION uuidv7_internal.uuidv7_table_metrics(parent pg_catalog.regclass, default_partition pg_catalog.oid,
-													 keep pg_catalog.interval, has_grid pg_catalog.bool,
+													 keep_cut pg_catalog.timestamptz, has_grid pg_catalog.bool,
 													 OUT partitions pg_catalog.int8,
 													 OUT seconds_until_last_period_ends pg_catalog.float8,
 													 OUT default_rows pg_catalog.int8,
@@ -62,7 +62,7 @@ BEGIN
 	BEGIN
 		SELECT count(*) FILTER (WHERE b.period_start IS NOT NULL OR b.period_end IS NOT NULL),
 			max(b.period_end), coalesce(bool_or(b.upper_bound IS NULL AND b.period_start IS NOT NULL), false),
-			count(*) FILTER (WHERE b.period_end <= now() - keep)
+			count(*) FILTER (WHERE b.period_end <= keep_cut)
 		INTO partitions, last_end, open_ended, periods_past_keep
 		FROM @extschema@.uuidv7_partitions(parent) b
 		WHERE b.partition <> default_partition;
@@ -87,7 +87,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_internal.uuidv7_table_metrics(pg_catalog.regclass, pg_catalog.oid, pg_catalog.interval, pg_catalog.bool) IS
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_table_metrics(pg_catalog.regclass, pg_catalog.oid, pg_catalog.timestamptz, pg_catalog.bool) IS
 'one table''s figures for uuidv7_partition_metrics: its partitions with UUIDv7 bounds, the seconds until the last ends, the rows waiting in DEFAULT, the periods past keep; NULL where a lock is not had within 100 ms, no row for a table dropped meanwhile';
 
 -- Each partitioned table on a uuid key that the calling role may read, in
@@ -105,7 +105,9 @@ BEGIN
 			pg_catalog.date_part('epoch', pg_catalog.now() OPERATOR(pg_catalog.-) ok.started_at) AS seconds_since_last_success,
 			l.failed AS last_run_failed
 		-- (the tables first, apart: no figure is asked of another table)
-		FROM (SELECT pt.partdefid, c.oid, c.relname, n.nspname, p.keep, p.parent_oid IS NOT NULL AS has_grid
+		-- (keep counted back on the grid's calendar, as the policy counts it)
+		FROM (SELECT pt.partdefid, c.oid, c.relname, n.nspname, p.parent_oid IS NOT NULL AS has_grid,
+				  uuidv7_internal.uuidv7_grid_start(pg_catalog.now(), p.keep, p.zone, -1) AS keep_cut
 			  FROM pg_catalog.pg_partitioned_table pt
 				  JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) pt.partrelid
 				  JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
@@ -122,7 +124,7 @@ BEGIN
 				  AND pg_catalog.has_schema_privilege(c.relnamespace, 'USAGE')
 				  AND pg_catalog.has_table_privilege(c.oid, 'SELECT')
 			  OFFSET 0) t
-			CROSS JOIN LATERAL uuidv7_internal.uuidv7_table_metrics(t.oid::pg_catalog.regclass, t.partdefid, t.keep,
+			CROSS JOIN LATERAL uuidv7_internal.uuidv7_table_metrics(t.oid::pg_catalog.regclass, t.partdefid, t.keep_cut,
 																	t.has_grid) m
 			LEFT JOIN LATERAL (SELECT h.started_at FROM @extschema@.uuidv7_maintenance_history h
 							   WHERE h.parent_oid OPERATOR(pg_catalog.=) t.oid AND h.sqlstate IS NULL

@@ -196,9 +196,13 @@ DECLARE
 	his uuid[];
 	n int;
 	now_bound uuid := @extschema@.uuidv7_min(now());
+	-- (ahead and keep counted on the grid's calendar, as its periods are:
+	-- the same periods whatever the session's TimeZone)
+	ahead_to timestamptz;
+	keep_from timestamptz;
 	-- (a period that ends after the cut is within keep: it is not retired;
 	-- a keep that reaches before 1970 keeps every period a UUIDv7 can have)
-	cut uuid := CASE WHEN keep IS NOT NULL THEN @extschema@.uuidv7_min(greatest(now() - keep, 'epoch')) END;
+	cut uuid;
 	-- (the end of the partitions that hold now, one after another)
 	held_to uuid;
 	starts timestamptz[] := '{}';
@@ -211,6 +215,11 @@ DECLARE
 	oldest_kept uuid;
 BEGIN
 	grid := uuidv7_internal.uuidv7_call_grid(parent, NULL, NULL, now(), now() + coalesce(ahead, interval '0'));
+	ahead_to := uuidv7_internal.uuidv7_grid_start(now(), ahead, grid.zone, 1);
+	IF keep IS NOT NULL THEN
+		keep_from := greatest(uuidv7_internal.uuidv7_grid_start(now(), keep, grid.zone, -1), 'epoch');
+		cut := @extschema@.uuidv7_min(keep_from);
+	END IF;
 	SELECT nullif(p.partdefid, 0)::regclass, a.attname INTO default_partition, key_column
 	FROM pg_partitioned_table p
 		JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
@@ -226,7 +235,7 @@ BEGIN
 	IF keep IS NOT NULL THEN
 		oldest_kept := @extschema@.uuidv7_min(uuidv7_internal.uuidv7_grid_start(
 			grid.anchor, grid.step, grid.zone,
-			uuidv7_internal.uuidv7_grid_index(grid.anchor, grid.step, grid.zone, greatest(now() - keep, 'epoch'))));
+			uuidv7_internal.uuidv7_grid_index(grid.anchor, grid.step, grid.zone, keep_from)));
 	END IF;
 
 	-- now to ahead, each period that no partition meets: a hundred at most,
@@ -242,10 +251,10 @@ BEGIN
 		FOR per IN
 			SELECT g.* FROM uuidv7_internal.uuidv7_grid_periods(
 				grid.anchor, grid.step, grid.zone, greatest(now(), @extschema@.uuidv7_timestamp(held_to)),
-				least(now() + ahead, uuidv7_internal.uuidv7_grid_start(
+				least(ahead_to, uuidv7_internal.uuidv7_grid_start(
 					grid.anchor, grid.step, grid.zone,
 					uuidv7_internal.uuidv7_grid_index(grid.anchor, grid.step, grid.zone,
-													  coalesce(@extschema@.uuidv7_timestamp(held_to), now() + ahead)) + most))) g
+													  coalesce(@extschema@.uuidv7_timestamp(held_to), ahead_to)) + most))) g
 			WHERE NOT EXISTS (SELECT FROM unnest(los, his) AS p(lo, hi)
 							  WHERE (p.lo IS NULL OR p.lo < g.upper_bound) AND (p.hi IS NULL OR p.hi > g.lower_bound))
 		LOOP
@@ -284,7 +293,7 @@ BEGIN
 			SELECT g.* FROM uuidv7_internal.uuidv7_grid_periods(
 				grid.anchor, grid.step, grid.zone,
 				-- (the hundred periods at most that end the gap)
-				greatest(gap_start, now() - keep,
+				greatest(gap_start, keep_from,
 						 uuidv7_internal.uuidv7_grid_start(grid.anchor, grid.step, grid.zone,
 							uuidv7_internal.uuidv7_grid_index(grid.anchor, grid.step, grid.zone,
 								least(coalesce(@extschema@.uuidv7_timestamp(gap.hi), now()), now())) - most)),
@@ -597,6 +606,8 @@ BEGIN
 	retired := 0;
 	moved := 0;
 	BEGIN
+		-- (keep counted back on the grid's calendar, as its periods are)
+		cut_at := uuidv7_internal.uuidv7_grid_start(now(), policy.keep, policy.zone, -1);
 		IF step_name = 'create' AND policy.ahead IS NOT NULL THEN
 			SELECT count(m.partition_name), coalesce(sum(m.moved), 0),
 				coalesce(array_agg(m.partition_name ORDER BY m.partition_name) FILTER (WHERE m.partition_name IS NOT NULL), '{}'),
@@ -609,14 +620,13 @@ BEGIN
 				error_hint := 'Rename or drop the table the error names, or attach it with the period''s bounds if it holds the period''s rows: the next run makes the period.';
 			END IF;
 		-- (never a cut after now, whatever the record says)
-		ELSIF step_name = 'retire' AND policy.keep IS NOT NULL AND now() - policy.keep < now() AND now() - policy.keep > 'epoch' THEN
+		ELSIF step_name = 'retire' AND cut_at < now() AND cut_at > 'epoch' THEN
 			IF policy.retire = 'archive' THEN
 				archive := uuidv7_internal.uuidv7_archive_table(parent, policy.archive_schema, policy.archive_name, true);
 			END IF;
 			-- (a hundred periods at most a run, the oldest first, as many
 			-- as are made: the locks of a long way behind are taken over a
 			-- few runs, never all at once)
-			cut_at := now() - policy.keep;
 			SELECT p.period_end INTO hundredth
 			FROM @extschema@.uuidv7_partitions(parent) p
 			WHERE p.period_end IS NOT NULL AND p.upper_bound <= @extschema@.uuidv7_min(cut_at)
