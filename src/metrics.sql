@@ -43,8 +43,12 @@ COMMENT ON FUNCTION uuidv7_internal.uuidv7_default_rows(pg_catalog.regclass) IS
 -- application behind it.  A table dropped meanwhile has no row.  The time
 -- to the last period's end is NULL for a table whose bounds are not
 -- UUIDv7s and that has no grid (partitioned by ranges of uuids, not time).
+-- The periods past keep are counted back on the grid's calendar (zone), as
+-- the policy counts them; NULL where that cannot be counted (a zone the
+-- server no longer knows, a keep beyond the range of time).
 CREATE FUNCTION uuidv7_internal.uuidv7_table_metrics(parent pg_catalog.regclass, default_partition pg_catalog.oid,
-													 keep_cut pg_catalog.timestamptz, has_grid pg_catalog.bool,
+													 keep pg_catalog.interval, zone pg_catalog.text,
+													 has_grid pg_catalog.bool,
 													 OUT partitions pg_catalog.int8,
 													 OUT seconds_until_last_period_ends pg_catalog.float8,
 													 OUT default_rows pg_catalog.int8,
@@ -58,7 +62,15 @@ AS $function$
 DECLARE
 	last_end timestamptz;
 	open_ended boolean;
+	keep_cut timestamptz;
+	cut_known boolean := true;
 BEGIN
+	BEGIN
+		keep_cut := uuidv7_internal.uuidv7_grid_start(now(), keep, zone, -1);
+	EXCEPTION
+		WHEN datetime_field_overflow OR invalid_parameter_value THEN
+			cut_known := false;
+	END;
 	BEGIN
 		SELECT count(*) FILTER (WHERE b.period_start IS NOT NULL OR b.period_end IS NOT NULL),
 			max(b.period_end), coalesce(bool_or(b.upper_bound IS NULL AND b.period_start IS NOT NULL), false),
@@ -66,6 +78,9 @@ BEGIN
 		INTO partitions, last_end, open_ended, periods_past_keep
 		FROM @extschema@.uuidv7_partitions(parent) b
 		WHERE b.partition <> default_partition;
+		IF NOT cut_known THEN
+			periods_past_keep := NULL;
+		END IF;
 		seconds_until_last_period_ends := CASE WHEN open_ended THEN 'Infinity'::float8
 											   WHEN last_end IS NOT NULL THEN date_part('epoch', last_end - now())
 											   WHEN has_grid THEN '-Infinity'::float8 END;
@@ -87,7 +102,7 @@ BEGIN
 END
 $function$;
 
-COMMENT ON FUNCTION uuidv7_internal.uuidv7_table_metrics(pg_catalog.regclass, pg_catalog.oid, pg_catalog.timestamptz, pg_catalog.bool) IS
+COMMENT ON FUNCTION uuidv7_internal.uuidv7_table_metrics(pg_catalog.regclass, pg_catalog.oid, pg_catalog.interval, pg_catalog.text, pg_catalog.bool) IS
 'one table''s figures for uuidv7_partition_metrics: its partitions with UUIDv7 bounds, the seconds until the last ends, the rows waiting in DEFAULT, the periods past keep; NULL where a lock is not had within 100 ms, no row for a table dropped meanwhile';
 
 -- Each partitioned table on a uuid key that the calling role may read, in
@@ -105,9 +120,7 @@ BEGIN
 			pg_catalog.date_part('epoch', pg_catalog.now() OPERATOR(pg_catalog.-) ok.started_at) AS seconds_since_last_success,
 			l.failed AS last_run_failed
 		-- (the tables first, apart: no figure is asked of another table)
-		-- (keep counted back on the grid's calendar, as the policy counts it)
-		FROM (SELECT pt.partdefid, c.oid, c.relname, n.nspname, p.parent_oid IS NOT NULL AS has_grid,
-				  uuidv7_internal.uuidv7_grid_start(pg_catalog.now(), p.keep, p.zone, -1) AS keep_cut
+		FROM (SELECT pt.partdefid, c.oid, c.relname, n.nspname, p.keep, p.zone, p.parent_oid IS NOT NULL AS has_grid
 			  FROM pg_catalog.pg_partitioned_table pt
 				  JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) pt.partrelid
 				  JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
@@ -124,8 +137,8 @@ BEGIN
 				  AND pg_catalog.has_schema_privilege(c.relnamespace, 'USAGE')
 				  AND pg_catalog.has_table_privilege(c.oid, 'SELECT')
 			  OFFSET 0) t
-			CROSS JOIN LATERAL uuidv7_internal.uuidv7_table_metrics(t.oid::pg_catalog.regclass, t.partdefid, t.keep_cut,
-																	t.has_grid) m
+			CROSS JOIN LATERAL uuidv7_internal.uuidv7_table_metrics(t.oid::pg_catalog.regclass, t.partdefid, t.keep,
+																	t.zone, t.has_grid) m
 			LEFT JOIN LATERAL (SELECT h.started_at FROM @extschema@.uuidv7_maintenance_history h
 							   WHERE h.parent_oid OPERATOR(pg_catalog.=) t.oid AND h.sqlstate IS NULL
 								   AND h.retire_sqlstate IS NULL

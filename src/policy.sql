@@ -606,8 +606,6 @@ BEGIN
 	retired := 0;
 	moved := 0;
 	BEGIN
-		-- (keep counted back on the grid's calendar, as its periods are)
-		cut_at := uuidv7_internal.uuidv7_grid_start(now(), policy.keep, policy.zone, -1);
 		IF step_name = 'create' AND policy.ahead IS NOT NULL THEN
 			SELECT count(m.partition_name), coalesce(sum(m.moved), 0),
 				coalesce(array_agg(m.partition_name ORDER BY m.partition_name) FILTER (WHERE m.partition_name IS NOT NULL), '{}'),
@@ -619,14 +617,17 @@ BEGIN
 			IF error_code = '42P07' THEN
 				error_hint := 'Rename or drop the table the error names, or attach it with the period''s bounds if it holds the period''s rows: the next run makes the period.';
 			END IF;
-		-- (never a cut after now, whatever the record says)
-		ELSIF step_name = 'retire' AND cut_at < now() AND cut_at > 'epoch' THEN
+		-- (keep counted back on the grid's calendar, as its periods are;
+		-- never a cut after now, whatever the record says)
+		ELSIF step_name = 'retire' AND policy.keep IS NOT NULL
+			AND (SELECT c < now() AND c > 'epoch' FROM uuidv7_internal.uuidv7_grid_start(now(), policy.keep, policy.zone, -1) AS c) THEN
 			IF policy.retire = 'archive' THEN
 				archive := uuidv7_internal.uuidv7_archive_table(parent, policy.archive_schema, policy.archive_name, true);
 			END IF;
 			-- (a hundred periods at most a run, the oldest first, as many
 			-- as are made: the locks of a long way behind are taken over a
 			-- few runs, never all at once)
+			cut_at := uuidv7_internal.uuidv7_grid_start(now(), policy.keep, policy.zone, -1);
 			SELECT p.period_end INTO hundredth
 			FROM @extschema@.uuidv7_partitions(parent) p
 			WHERE p.period_end IS NOT NULL AND p.upper_bound <= @extschema@.uuidv7_min(cut_at)

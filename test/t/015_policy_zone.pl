@@ -86,5 +86,33 @@ for my $zone ('America/New_York', 'UTC')
 		"ahead from a session in $zone: periods made to June's");
 }
 
+# the doctor's reach of a policy: a daily grid in New York one day ahead,
+# at 04:30 UTC on 14 March 2027, the day New York's clocks go forward (a day
+# of 23 hours), from a session in UTC: the policy made its periods to
+# 15 March 04:00 UTC, which is its day ahead, and the doctor finds nothing
+at(2027, 3, 14, 4);
+is( $node->safe_psql(
+		'postgres', q{
+	SET TimeZone = 'UTC';
+	SET client_min_messages = warning;
+	CREATE TABLE eastern (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+	DO $$ BEGIN PERFORM uuidv7_set_partition_policy('eastern', ahead => '1 day', step => '1 day', zone => 'America/New_York'); END $$;
+	SELECT max(period_end) AT TIME ZONE 'UTC', (SELECT count(*) FROM uuidv7_doctor() WHERE object = 'public.eastern')
+	FROM uuidv7_partitions('eastern');}),
+	'2027-03-15 04:00:00|0',
+	'the doctor counts ahead as the policy does');
+
+# a grid's zone the server no longer knows (a pg_upgrade onto other time
+# zone data): its periods past keep are unknown, the other tables' figures
+# stand
+is( $node->safe_psql(
+		'postgres', q{
+	SET session_replication_role = replica;
+	UPDATE uuidv7_partition_config SET zone = 'Gone/Zone' WHERE parent_oid = 'daily'::regclass;
+	RESET session_replication_role;
+	SELECT parent, periods_past_keep FROM uuidv7_partition_metrics WHERE parent IN ('public.daily', 'public.monthly') ORDER BY 1;}),
+	"public.daily|\npublic.monthly|0",
+	'a zone not known leaves one figure unknown');
+
 $node->stop;
 done_testing();
