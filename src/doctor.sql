@@ -67,12 +67,13 @@ BEGIN
 	LOOP
 		-- (a table with a policy: within the reach of its policy)
 		IF NOT t.open_ended AND (t.last_end IS NULL
-								 OR t.last_end < least(now() + interval '7 days',
-													   -- (an ahead shorter than that,
-													   -- counted on the grid's calendar)
-													   (SELECT uuidv7_internal.uuidv7_grid_start(now(), c.ahead, c.zone, 1)
-														FROM @extschema@.uuidv7_partition_config c
-														WHERE c.parent_oid = t.parent AND c.ahead < interval '7 days'))) THEN
+								 -- (a week, or its ahead if shorter, counted on
+								 -- its grid's calendar as the policy counts it)
+								 OR t.last_end < coalesce((SELECT uuidv7_internal.uuidv7_grid_start(
+															   now(), least(c.ahead, interval '7 days'), c.zone, 1)
+														   FROM @extschema@.uuidv7_partition_config c
+														   WHERE c.parent_oid = t.parent),
+														  now() + interval '7 days')) THEN
 			severity := 'warning';
 			object := t.parent::text;
 			IF t.last_end IS NULL THEN

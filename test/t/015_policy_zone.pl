@@ -30,15 +30,15 @@ my $node = PostgreSQL::Test::Cluster->new('zone');
 $node->init;
 $node->append_conf('postgresql.conf', "max_connections = 40\n");
 
-# at(YEAR, MONTH, DAY, HOUR): the server started with its clock at that
-# hour (UTC), running on from there
+# at(YEAR, MONTH, DAY, HOUR, [MINUTE]): the server started with its clock
+# at that time (UTC), running on from there
 my $started = 0;
 sub at
 {
-	my ($y, $mo, $d, $h) = @_;
+	my ($y, $mo, $d, $h, $mi) = @_;
 	$node->stop if $started;
 	local $ENV{LD_PRELOAD} = $shim;
-	local $ENV{UUIDV7_CLOCK_OFFSET} = sprintf('%.3f', timegm(0, 0, $h, $d, $mo - 1, $y) - time());
+	local $ENV{UUIDV7_CLOCK_OFFSET} = sprintf('%.3f', timegm(0, $mi // 0, $h, $d, $mo - 1, $y) - time());
 	$node->start;
 	$started = 1;
 }
@@ -101,6 +101,21 @@ is( $node->safe_psql(
 	FROM uuidv7_partitions('eastern');}),
 	'2027-03-15 04:00:00|0',
 	'the doctor counts ahead as the policy does');
+
+# and a week ahead (the doctor's own reach) on that grid, from Kolkata, at
+# 04:30 UTC on 8 March: periods made to 15 March 00:00 in New York, a week
+# there, and the doctor finds nothing
+at(2027, 3, 8, 4, 30);
+is( $node->safe_psql(
+		'postgres', q{
+	SET TimeZone = 'Asia/Kolkata';
+	SET client_min_messages = warning;
+	CREATE TABLE eastern_week (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+	DO $$ BEGIN PERFORM uuidv7_set_partition_policy('eastern_week', ahead => '7 days', step => '1 day', zone => 'America/New_York'); END $$;
+	SELECT max(period_end) AT TIME ZONE 'UTC', (SELECT count(*) FROM uuidv7_doctor() WHERE object = 'public.eastern_week')
+	FROM uuidv7_partitions('eastern_week');}),
+	'2027-03-15 04:00:00|0',
+	'the doctor counts its week on the grid\'s calendar too');
 
 # a grid's zone the server no longer knows (a pg_upgrade onto other time
 # zone data): its periods past keep are unknown, the other tables' figures
