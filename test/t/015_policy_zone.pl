@@ -86,36 +86,27 @@ for my $zone ('America/New_York', 'UTC')
 		"ahead from a session in $zone: periods made to June's");
 }
 
-# the doctor's reach of a policy: a daily grid in New York one day ahead,
-# at 04:30 UTC on 14 March 2027, the day New York's clocks go forward (a day
-# of 23 hours), from a session in UTC: the policy made its periods to
-# 15 March 04:00 UTC, which is its day ahead, and the doctor finds nothing
-at(2027, 3, 14, 4);
-is( $node->safe_psql(
-		'postgres', q{
-	SET TimeZone = 'UTC';
-	SET client_min_messages = warning;
-	CREATE TABLE eastern (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
-	DO $$ BEGIN PERFORM uuidv7_set_partition_policy('eastern', ahead => '1 day', step => '1 day', zone => 'America/New_York'); END $$;
-	SELECT max(period_end) AT TIME ZONE 'UTC', (SELECT count(*) FROM uuidv7_doctor() WHERE object = 'public.eastern')
-	FROM uuidv7_partitions('eastern');}),
-	'2027-03-15 04:00:00|0',
-	'the doctor counts ahead as the policy does');
-
-# and a week ahead (the doctor's own reach) on that grid, from Kolkata, at
-# 04:30 UTC on 8 March: periods made to 15 March 00:00 in New York, a week
-# there, and the doctor finds nothing
-at(2027, 3, 8, 4, 30);
-is( $node->safe_psql(
-		'postgres', q{
-	SET TimeZone = 'Asia/Kolkata';
-	SET client_min_messages = warning;
-	CREATE TABLE eastern_week (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
-	DO $$ BEGIN PERFORM uuidv7_set_partition_policy('eastern_week', ahead => '7 days', step => '1 day', zone => 'America/New_York'); END $$;
-	SELECT max(period_end) AT TIME ZONE 'UTC', (SELECT count(*) FROM uuidv7_doctor() WHERE object = 'public.eastern_week')
-	FROM uuidv7_partitions('eastern_week');}),
-	'2027-03-15 04:00:00|0',
-	'the doctor counts its week on the grid\'s calendar too');
+# the doctor's reach of a policy, a daily grid in New York, from sessions
+# elsewhere: one day ahead at 04:30 UTC on 14 March 2027, the day New
+# York's clocks go forward (a day of 23 hours), from UTC; seven days ahead
+# (the doctor's own week) at 04:30 UTC on 8 March, from Kolkata.  Each
+# policy makes its periods to 15 March 00:00 in New York (04:00 UTC), its
+# reach there, and the doctor finds nothing
+for my $case (['eastern', '1 day', 'UTC', 14], ['eastern_week', '7 days', 'Asia/Kolkata', 8])
+{
+	my ($table, $ahead, $zone, $day) = @$case;
+	at(2027, 3, $day, 4, 30);
+	is( $node->safe_psql(
+			'postgres', qq{
+		SET TimeZone = '$zone';
+		SET client_min_messages = warning;
+		CREATE TABLE $table (id uuid7 PRIMARY KEY, v int) PARTITION BY RANGE (id);
+		DO \$\$ BEGIN PERFORM uuidv7_set_partition_policy('$table', ahead => '$ahead', step => '1 day', zone => 'America/New_York'); END \$\$;
+		SELECT max(period_end) AT TIME ZONE 'UTC', (SELECT count(*) FROM uuidv7_doctor() WHERE object = 'public.$table')
+		FROM uuidv7_partitions('$table');}),
+		'2027-03-15 04:00:00|0',
+		"the doctor counts $ahead ahead from a session in $zone as the policy does");
+}
 
 # a grid's zone the server no longer knows (a pg_upgrade onto other time
 # zone data): its periods past keep are unknown, the other tables' figures
