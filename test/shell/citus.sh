@@ -264,8 +264,8 @@ SQL
 # partitioned tables of the config)
 coord >>"$out" 2>&1 <<'SQL' || true
 SET client_min_messages = warning;
--- (UTC, the zone of the table's grid: the policy counts ahead and keep from
--- now() in the session's zone, and the months checked are UTC months)
+-- (UTC, the zone of the table's grid: the months checked below are counted
+-- from now() in the session's zone, as UTC months)
 SET TimeZone = 'UTC';
 CREATE TABLE kept (tenant_id int NOT NULL, id uuid7 NOT NULL DEFAULT uuidv7_generate(), PRIMARY KEY (tenant_id, id))
 	PARTITION BY RANGE (id);
